@@ -1,0 +1,93 @@
+package io.github.idempotency.autoconfigure;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+import io.github.idempotency.aop.IdempotentAttributeSource;
+import io.github.idempotency.aop.KeyExpressionEvaluator;
+import io.github.idempotency.core.IdempotencyEngine;
+import io.github.idempotency.core.OperationPolicies;
+import io.github.idempotency.core.OutcomeClassifier;
+import io.github.idempotency.core.RequestFingerprinter;
+import io.github.idempotency.core.TenantResolver;
+import io.github.idempotency.web.IdempotencyExceptionResolver;
+import io.github.idempotency.web.IdempotencyFilter;
+import io.github.idempotency.web.IdempotencyHandlerInterceptor;
+import io.github.idempotency.web.StoredHeaderPolicy;
+import io.github.idempotency.web.WebIdempotencyHandler;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} of the HTTP contract for {@code @Idempotent}
+ * Spring MVC handler methods: key header, replays, problems and response capture.
+ */
+@AutoConfiguration(after = IdempotencyAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnBean(IdempotencyEngine.class)
+public final class IdempotencyWebMvcAutoConfiguration {
+
+	/**
+	 * Order of the filter: after Spring Security's filter chain, so that unauthenticated requests
+	 * are refused before anything is claimed.
+	 */
+	public static final int FILTER_ORDER = -90;
+
+	@Bean
+	@ConditionalOnMissingBean
+	StoredHeaderPolicy idempotencyStoredHeaderPolicy(IdempotencyProperties properties) {
+		return new StoredHeaderPolicy(properties.getStoredHeaders());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WebIdempotencyHandler webIdempotencyHandler(IdempotencyEngine engine, OperationPolicies policies,
+			TenantResolver tenantResolver, RequestFingerprinter fingerprinter, KeyExpressionEvaluator keyEvaluator,
+			IdempotencyProperties properties) {
+		return new WebIdempotencyHandler(engine, policies, tenantResolver, fingerprinter, keyEvaluator,
+				properties.getKeyHeader());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(name = "idempotencyFilter")
+	FilterRegistrationBean<IdempotencyFilter> idempotencyFilter(OutcomeClassifier classifier,
+			StoredHeaderPolicy headerPolicy) {
+		FilterRegistrationBean<IdempotencyFilter> registration = new FilterRegistrationBean<>(
+				new IdempotencyFilter(classifier, headerPolicy));
+		registration.setOrder(FILTER_ORDER);
+		return registration;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	IdempotencyHandlerInterceptor idempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource,
+			IdempotencyProperties properties) {
+		return new IdempotencyHandlerInterceptor(attributeSource, properties.getMaxBodySize().toBytes());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	IdempotencyExceptionResolver idempotencyExceptionResolver() {
+		return new IdempotencyExceptionResolver();
+	}
+
+	@Bean
+	WebMvcConfigurer idempotencyWebMvcConfigurer(IdempotencyHandlerInterceptor interceptor) {
+		return new WebMvcConfigurer() {
+
+			@Override
+			public void addInterceptors(InterceptorRegistry registry) {
+				registry.addInterceptor(interceptor);
+			}
+
+		};
+	}
+
+}

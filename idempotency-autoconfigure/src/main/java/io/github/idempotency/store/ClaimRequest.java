@@ -1,0 +1,25 @@
+package io.github.idempotency.store;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import io.github.idempotency.core.IdempotencyKey;
+
+/**
+ * What a request asks of {@link IdempotencyStore#claim}.
+ *
+ * @param key the key to claim
+ * @param fingerprint the request fingerprint
+ * @param lease how long the claim is exclusive before a retry may take it over
+ * @param ttl how long the record is kept
+ */
+public record ClaimRequest(IdempotencyKey key, String fingerprint, Duration lease, Duration ttl) {
+
+	public ClaimRequest {
+		Objects.requireNonNull(key, "key");
+		Objects.requireNonNull(fingerprint, "fingerprint");
+		Objects.requireNonNull(lease, "lease");
+		Objects.requireNonNull(ttl, "ttl");
+	}
+
+}

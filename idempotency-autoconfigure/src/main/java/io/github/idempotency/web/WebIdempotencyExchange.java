@@ -1,0 +1,89 @@
+package io.github.idempotency.web;
+
+import java.lang.reflect.Method;
+import java.util.Arrays;
+
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
+
+import io.github.idempotency.core.Execution;
+
+/**
+ * The state one HTTP request carries from the filter, through the handler interceptor and the
+ * method advice, back to the filter that stores or releases its result.
+ */
+final class WebIdempotencyExchange {
+
+	static final String ATTRIBUTE = WebIdempotencyExchange.class.getName();
+
+	private final BufferedBodyRequest request;
+
+	private final CapturingResponse response;
+
+	private Method handlerMethod;
+
+	private boolean invoked;
+
+	private Execution execution;
+
+	private Throwable failure;
+
+	WebIdempotencyExchange(BufferedBodyRequest request, CapturingResponse response) {
+		this.request = request;
+		this.response = response;
+	}
+
+	/**
+	 * Return the exchange of the current request.
+	 * @return the exchange, or {@code null} outside a request the filter saw
+	 */
+	static WebIdempotencyExchange current() {
+		RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
+		return (attributes != null)
+				? (WebIdempotencyExchange) attributes.getAttribute(ATTRIBUTE, RequestAttributes.SCOPE_REQUEST) : null;
+	}
+
+	BufferedBodyRequest request() {
+		return this.request;
+	}
+
+	CapturingResponse response() {
+		return this.response;
+	}
+
+	void bind(Method handlerMethod) {
+		this.handlerMethod = handlerMethod;
+	}
+
+	/**
+	 * Return whether a call is the first call of the handler method this request was mapped to.
+	 * @param method the called method
+	 * @return whether the call is this request's handler call
+	 */
+	boolean isHandlerCall(Method method) {
+		return !this.invoked && this.handlerMethod != null && this.handlerMethod.getName().equals(method.getName())
+				&& Arrays.equals(this.handlerMethod.getParameterTypes(), method.getParameterTypes());
+	}
+
+	void markInvoked() {
+		this.invoked = true;
+	}
+
+	void start(Execution execution) {
+		this.execution = execution;
+		this.response.startCapture();
+	}
+
+	Execution execution() {
+		return this.execution;
+	}
+
+	void recordFailure(Throwable failure) {
+		this.failure = failure;
+	}
+
+	Throwable failure() {
+		return this.failure;
+	}
+
+}
