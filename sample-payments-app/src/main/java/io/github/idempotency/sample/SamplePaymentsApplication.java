@@ -1,0 +1,16 @@
+package io.github.idempotency.sample;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/**
+ * A payments service whose writes are safe to retry with {@code @Idempotent}.
+ */
+@SpringBootApplication
+public class SamplePaymentsApplication {
+
+	public static void main(String[] args) {
+		SpringApplication.run(SamplePaymentsApplication.class, args);
+	}
+
+}
