@@ -16,6 +16,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.ClassUtils;
 
 import io.github.idempotency.aop.IdempotentAnnotationBeanPostProcessor;
@@ -27,6 +28,8 @@ import io.github.idempotency.core.CompositeIdempotencyListener;
 import io.github.idempotency.core.DefaultOutcomeClassifier;
 import io.github.idempotency.core.IdempotencyEngine;
 import io.github.idempotency.core.IdempotencyListener;
+import io.github.idempotency.core.IdempotencyTransactions;
+import io.github.idempotency.core.LeaseHeartbeat;
 import io.github.idempotency.core.OperationPolicies;
 import io.github.idempotency.core.OutcomeClassifier;
 import io.github.idempotency.core.RequestFingerprinter;
@@ -48,8 +51,22 @@ public final class IdempotencyAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	IdempotencyEngine idempotencyEngine(IdempotencyStore store, ObjectProvider<IdempotencyListener> listeners) {
-		return new IdempotencyEngine(store, new CompositeIdempotencyListener(listeners.orderedStream().toList()));
+	IdempotencyEngine idempotencyEngine(IdempotencyStore store, ObjectProvider<IdempotencyListener> listeners,
+			IdempotencyTransactions transactions, LeaseHeartbeat leaseHeartbeat) {
+		return new IdempotencyEngine(store, new CompositeIdempotencyListener(listeners.orderedStream().toList()),
+				transactions, leaseHeartbeat);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	IdempotencyTransactions idempotencyTransactions(ObjectProvider<PlatformTransactionManager> transactionManager) {
+		return new IdempotencyTransactions(transactionManager.getIfUnique());
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	LeaseHeartbeat idempotencyLeaseHeartbeat(IdempotencyStore store) {
+		return new LeaseHeartbeat(store);
 	}
 
 	@Bean

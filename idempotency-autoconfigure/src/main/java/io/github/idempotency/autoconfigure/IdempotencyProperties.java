@@ -51,6 +51,12 @@ public class IdempotencyProperties {
 	private Duration defaultLease = DEFAULT_LEASE;
 
 	/**
+	 * How long a duplicate of a request in progress waits for its result before answering 409,
+	 * for operations that set no wait of their own. Zero answers 409 at once.
+	 */
+	private Duration defaultWait = Duration.ZERO;
+
+	/**
 	 * Crash-safety mode of operations that set none.
 	 */
 	private IdempotencyMode defaultMode = IdempotencyMode.LEASED;
@@ -107,6 +113,14 @@ public class IdempotencyProperties {
 
 	public void setDefaultLease(Duration defaultLease) {
 		this.defaultLease = defaultLease;
+	}
+
+	public Duration getDefaultWait() {
+		return this.defaultWait;
+	}
+
+	public void setDefaultWait(Duration defaultWait) {
+		this.defaultWait = defaultWait;
 	}
 
 	public IdempotencyMode getDefaultMode() {
@@ -169,6 +183,12 @@ public class IdempotencyProperties {
 		private Duration lease;
 
 		/**
+		 * How long a duplicate of a request of this operation in progress waits for its result
+		 * before answering 409.
+		 */
+		private Duration wait;
+
+		/**
 		 * Crash-safety mode of this operation, unless its @Idempotent annotation names one.
 		 */
 		private IdempotencyMode mode;
@@ -187,6 +207,14 @@ public class IdempotencyProperties {
 
 		public void setLease(Duration lease) {
 			this.lease = lease;
+		}
+
+		public Duration getWait() {
+			return this.wait;
+		}
+
+		public void setWait(Duration wait) {
+			this.wait = wait;
 		}
 
 		public IdempotencyMode getMode() {

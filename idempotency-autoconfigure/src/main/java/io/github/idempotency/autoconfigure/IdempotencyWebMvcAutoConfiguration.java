@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -22,6 +23,7 @@ import io.github.idempotency.web.IdempotencyExceptionResolver;
 import io.github.idempotency.web.IdempotencyFilter;
 import io.github.idempotency.web.IdempotencyHandlerInterceptor;
 import io.github.idempotency.web.StoredHeaderPolicy;
+import io.github.idempotency.web.WebExecutionFinisher;
 import io.github.idempotency.web.WebIdempotencyHandler;
 
 /**
@@ -56,11 +58,16 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
+	WebExecutionFinisher webExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy) {
+		return new WebExecutionFinisher(classifier, headerPolicy);
+	}
+
+	@Bean
 	@ConditionalOnMissingBean(name = "idempotencyFilter")
-	FilterRegistrationBean<IdempotencyFilter> idempotencyFilter(OutcomeClassifier classifier,
-			StoredHeaderPolicy headerPolicy) {
+	FilterRegistrationBean<IdempotencyFilter> idempotencyFilter(WebExecutionFinisher finisher) {
 		FilterRegistrationBean<IdempotencyFilter> registration = new FilterRegistrationBean<>(
-				new IdempotencyFilter(classifier, headerPolicy));
+				new IdempotencyFilter(finisher));
 		registration.setOrder(FILTER_ORDER);
 		return registration;
 	}
@@ -68,8 +75,8 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	IdempotencyHandlerInterceptor idempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource,
-			IdempotencyProperties properties) {
-		return new IdempotencyHandlerInterceptor(attributeSource, properties.getMaxBodySize().toBytes());
+			WebExecutionFinisher finisher, IdempotencyProperties properties) {
+		return new IdempotencyHandlerInterceptor(attributeSource, finisher, properties.getMaxBodySize().toBytes());
 	}
 
 	@Bean
@@ -84,7 +91,7 @@ public final class IdempotencyWebMvcAutoConfiguration {
 
 			@Override
 			public void addInterceptors(InterceptorRegistry registry) {
-				registry.addInterceptor(interceptor);
+				registry.addInterceptor(interceptor).order(Ordered.LOWEST_PRECEDENCE);
 			}
 
 		};

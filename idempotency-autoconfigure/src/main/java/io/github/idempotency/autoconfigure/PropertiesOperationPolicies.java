@@ -1,6 +1,5 @@
 package io.github.idempotency.autoconfigure;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -38,7 +37,8 @@ class PropertiesOperationPolicies implements OperationPolicies {
 			.getOrDefault(operation, new IdempotencyProperties.Operation());
 		return new OperationPolicy(operation, orDefault(settings.getMode(), this.properties.getDefaultMode()),
 				orDefault(settings.getTtl(), this.properties.getDefaultTtl()),
-				orDefault(settings.getLease(), this.properties.getDefaultLease()), Duration.ZERO, false);
+				orDefault(settings.getLease(), this.properties.getDefaultLease()),
+				orDefault(settings.getWait(), this.properties.getDefaultWait()), false);
 	}
 
 	private static <T> T orDefault(T value, T fallback) {

@@ -2,17 +2,22 @@ package io.github.idempotency.core;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.transaction.TransactionStatus;
 
+import io.github.idempotency.store.ClaimRequest;
+import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.store.StoredResponse;
 
 /**
  * A claimed key whose operation is running; it ends exactly once, by {@link #complete} or
- * {@link #release}.
+ * {@link #release}. In ATOMIC mode it owns the transaction that the claim, the operation's writes
+ * and the completion share.
  */
 public final class Execution {
 
@@ -20,9 +25,11 @@ public final class Execution {
 
 	private final IdempotencyStore store;
 
+	private final IdempotencyTransactions transactions;
+
 	private final IdempotencyListener listener;
 
-	private final IdempotencyKey key;
+	private final ClaimRequest claim;
 
 	private final UUID token;
 
@@ -30,22 +37,31 @@ public final class Execution {
 
 	private final boolean takenOver;
 
+	private final TransactionStatus transaction;
+
 	private final long startNanos = System.nanoTime();
 
 	private final AtomicBoolean finished = new AtomicBoolean();
 
-	Execution(IdempotencyStore store, IdempotencyListener listener, IdempotencyKey key, UUID token,
-			OperationPolicy policy, boolean takenOver) {
+	private volatile Future<?> heartbeat;
+
+	private volatile Runnable onFinish = () -> {
+	};
+
+	Execution(IdempotencyStore store, IdempotencyTransactions transactions, IdempotencyListener listener,
+			ClaimRequest claim, UUID token, OperationPolicy policy, boolean takenOver, TransactionStatus transaction) {
 		this.store = store;
+		this.transactions = transactions;
 		this.listener = listener;
-		this.key = key;
+		this.claim = claim;
 		this.token = token;
 		this.policy = policy;
 		this.takenOver = takenOver;
+		this.transaction = transaction;
 	}
 
 	public IdempotencyKey key() {
-		return this.key;
+		return this.claim.key();
 	}
 
 	/**
@@ -68,47 +84,100 @@ public final class Execution {
 		return this.takenOver;
 	}
 
+	void heartbeat(Future<?> heartbeat) {
+		this.heartbeat = heartbeat;
+	}
+
+	void onFinish(Runnable onFinish) {
+		this.onFinish = onFinish;
+	}
+
 	/**
-	 * Store the response for replay.
+	 * Store the response for replay. In ATOMIC mode the operation's writes commit with it, unless
+	 * they must be discarded: then they roll back and the response is stored on its own.
 	 * @param response the response
+	 * @param discardEffects whether the operation failed, so that its own writes must not commit
 	 * @return {@code false} if the lease was taken over meanwhile and nothing was stored
 	 */
-	public boolean complete(StoredResponse response) {
+	public boolean complete(StoredResponse response, boolean discardEffects) {
 		finish();
 		Outcome outcome = Outcome.RELEASED;
 		try {
-			boolean stored = this.store.complete(this.key, this.token, response, this.policy.ttl());
+			boolean stored = (this.transaction != null) ? completeAtomically(response, discardEffects)
+					: this.transactions.outside(() -> this.store.complete(key(), this.token, response, this.policy.ttl()));
 			outcome = stored ? Outcome.EXECUTED : Outcome.TAKEN_OVER;
-			logger.debug("{} {} with status {}", this.key, stored ? "completed" : "was taken over; not completed",
+			logger.debug("{} {} with status {}", key(), stored ? "completed" : "was taken over; not completed",
 					response.status());
 			return stored;
 		}
 		finally {
-			this.listener.onOutcome(this.key.operation(), outcome);
+			this.listener.onOutcome(key().operation(), outcome);
 		}
 	}
 
 	/**
-	 * Delete the claim so that a retry runs the operation again.
-	 * @return {@code false} if the lease was taken over meanwhile
+	 * Give the key up so that a retry runs the operation again; in ATOMIC mode the operation's
+	 * writes roll back with the claim.
 	 */
-	public boolean release() {
+	public void release() {
 		finish();
 		try {
-			boolean released = this.store.release(this.key, this.token);
-			logger.debug("{} {}", this.key, released ? "released" : "was taken over; not released");
-			return released;
+			if (this.transaction != null) {
+				this.transactions.rollback(this.transaction);
+				logger.debug("{} rolled back", key());
+			}
+			else {
+				boolean released = this.transactions.outside(() -> this.store.release(key(), this.token));
+				logger.debug("{} {}", key(), released ? "released" : "was taken over; not released");
+			}
 		}
 		finally {
-			this.listener.onOutcome(this.key.operation(), Outcome.RELEASED);
+			this.listener.onOutcome(key().operation(), Outcome.RELEASED);
 		}
+	}
+
+	private boolean completeAtomically(StoredResponse response, boolean discardEffects) {
+		if (discardEffects || this.transaction.isRollbackOnly()) {
+			this.transactions.rollback(this.transaction);
+			return storeOnItsOwn(response);
+		}
+		try {
+			if (!this.store.complete(key(), this.token, response, this.policy.ttl())) {
+				throw new IllegalStateException(key() + " lost its claim inside its own transaction");
+			}
+		}
+		catch (RuntimeException ex) {
+			this.transactions.rollback(this.transaction);
+			throw ex;
+		}
+		this.transactions.commit(this.transaction);
+		return true;
+	}
+
+	/**
+	 * The operation's transaction rolled back; the final response is stored in a claim of its own,
+	 * unless a duplicate that waited on the rolled-back claim got the key first.
+	 */
+	private boolean storeOnItsOwn(StoredResponse response) {
+		return this.transactions.outside(() -> {
+			ClaimResult result = this.store.claim(this.claim);
+			if (result instanceof ClaimResult.Claimed claimed) {
+				this.store.complete(key(), claimed.token(), response, this.policy.ttl());
+			}
+			return true;
+		});
 	}
 
 	private void finish() {
 		if (!this.finished.compareAndSet(false, true)) {
-			throw new IllegalStateException(this.key + " has already been completed or released");
+			throw new IllegalStateException(key() + " has already been completed or released");
 		}
-		this.listener.onExecutionFinished(this.key.operation(), Duration.ofNanos(System.nanoTime() - this.startNanos));
+		Future<?> beat = this.heartbeat;
+		if (beat != null) {
+			beat.cancel(false);
+		}
+		this.onFinish.run();
+		this.listener.onExecutionFinished(key().operation(), Duration.ofNanos(System.nanoTime() - this.startNanos));
 	}
 
 }

@@ -1,9 +1,19 @@
 package io.github.idempotency.core;
 
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionStatus;
 
+import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyRecord;
@@ -17,17 +27,32 @@ public class IdempotencyEngine {
 
 	private static final Logger logger = LoggerFactory.getLogger(IdempotencyEngine.class);
 
+	private static final long FIRST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+	private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
 	private final IdempotencyStore store;
 
 	private final IdempotencyListener listener;
 
-	public IdempotencyEngine(IdempotencyStore store, IdempotencyListener listener) {
+	private final IdempotencyTransactions transactions;
+
+	private final LeaseHeartbeat heartbeat;
+
+	private final Map<IdempotencyKey, CompletableFuture<Void>> running = new ConcurrentHashMap<>();
+
+	public IdempotencyEngine(IdempotencyStore store, IdempotencyListener listener,
+			IdempotencyTransactions transactions, LeaseHeartbeat heartbeat) {
 		this.store = store;
 		this.listener = listener;
+		this.transactions = transactions;
+		this.heartbeat = heartbeat;
 	}
 
 	/**
-	 * Claim the key of a request, or decide how to answer it without running it.
+	 * Claim the key of a request, or decide how to answer it without running it. A duplicate of a
+	 * request in progress waits up to the operation's {@code wait} for its result, without holding
+	 * a database connection meanwhile.
 	 * @param key the key
 	 * @param fingerprint the request fingerprint
 	 * @param policy the operation's settings
@@ -35,24 +60,22 @@ public class IdempotencyEngine {
 	 * @throws IdempotencyStoreUnavailableException if the store cannot be reached
 	 */
 	public Decision begin(IdempotencyKey key, String fingerprint, OperationPolicy policy) {
-		ClaimResult result;
-		try {
-			result = this.store.claim(new ClaimRequest(key, fingerprint, policy.lease(), policy.ttl()));
+		ClaimRequest request = new ClaimRequest(key, fingerprint, policy.lease(), policy.ttl());
+		long deadline = System.nanoTime() + policy.maxWait().toNanos();
+		long pause = FIRST_POLL_NANOS;
+		while (true) {
+			Decision decision = attempt(request, policy);
+			long remaining = deadline - System.nanoTime();
+			if (!(decision instanceof Decision.InProgress) || remaining <= 0
+					|| !awaitChange(key, Math.min(pause, remaining))) {
+				if (!(decision instanceof Decision.Proceed)) {
+					logger.debug("{} answered without running: {}", key, decision);
+					this.listener.onOutcome(key.operation(), outcomeOf(decision));
+				}
+				return decision;
+			}
+			pause = Math.min(pause * 2, MAX_POLL_NANOS);
 		}
-		catch (DataAccessException ex) {
-			throw new IdempotencyStoreUnavailableException(ex);
-		}
-		if (result instanceof ClaimResult.Claimed claimed) {
-			logger.debug("{} claimed{}", key, claimed.takenOver() ? " after its lease ran out" : "");
-			this.listener.onExecutionStarted(key.operation(), claimed.takenOver());
-			return new Decision.Proceed(
-					new Execution(this.store, this.listener, key, claimed.token(), policy, claimed.takenOver()));
-		}
-		ClaimResult.Existing existing = (ClaimResult.Existing) result;
-		Decision decision = decide(existing, fingerprint);
-		logger.debug("{} answered without running: {}", key, decision);
-		this.listener.onOutcome(key.operation(), outcomeOf(decision));
-		return decision;
 	}
 
 	/**
@@ -61,6 +84,87 @@ public class IdempotencyEngine {
 	 */
 	public void reportMissingKey(String operation) {
 		this.listener.onOutcome(operation, Outcome.MISSING_KEY);
+	}
+
+	private Decision attempt(ClaimRequest request, OperationPolicy policy) {
+		TransactionStatus transaction = null;
+		ClaimResult result;
+		try {
+			if (policy.mode() == IdempotencyMode.ATOMIC) {
+				transaction = this.transactions.begin();
+				result = this.store.claim(request);
+			}
+			else {
+				result = this.transactions.outside(() -> this.store.claim(request));
+			}
+		}
+		catch (DataAccessException | CannotCreateTransactionException ex) {
+			rollbackQuietly(transaction);
+			throw new IdempotencyStoreUnavailableException(ex);
+		}
+		catch (RuntimeException | Error ex) {
+			rollbackQuietly(transaction);
+			throw ex;
+		}
+		if (result instanceof ClaimResult.Claimed claimed) {
+			return new Decision.Proceed(started(request, policy, claimed, transaction));
+		}
+		rollbackQuietly(transaction);
+		return decide((ClaimResult.Existing) result, request.fingerprint());
+	}
+
+	private Execution started(ClaimRequest request, OperationPolicy policy, ClaimResult.Claimed claimed,
+			TransactionStatus transaction) {
+		IdempotencyKey key = request.key();
+		logger.debug("{} claimed{}", key, claimed.takenOver() ? " after its lease ran out" : "");
+		this.listener.onExecutionStarted(key.operation(), claimed.takenOver());
+		Execution execution = new Execution(this.store, this.transactions, this.listener, request, claimed.token(),
+				policy, claimed.takenOver(), transaction);
+		if (transaction == null) {
+			CompletableFuture<Void> done = new CompletableFuture<>();
+			this.running.put(key, done);
+			execution.onFinish(() -> {
+				this.running.remove(key, done);
+				done.complete(null);
+			});
+			execution.heartbeat(this.heartbeat.start(key, claimed.token(), policy.lease()));
+		}
+		return execution;
+	}
+
+	/**
+	 * Wait until a request running in this JVM finishes, or for the pause when the key is held
+	 * elsewhere; returns {@code false} if the waiting thread was interrupted.
+	 */
+	private boolean awaitChange(IdempotencyKey key, long nanos) {
+		CompletableFuture<Void> done = this.running.get(key);
+		try {
+			if (done != null) {
+				done.get(nanos, TimeUnit.NANOSECONDS);
+			}
+			else {
+				TimeUnit.NANOSECONDS.sleep(nanos);
+			}
+			return true;
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	private void rollbackQuietly(TransactionStatus transaction) {
+		if (transaction != null) {
+			try {
+				this.transactions.rollback(transaction);
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Could not roll back a claim transaction", ex);
+			}
+		}
 	}
 
 	private static Decision decide(ClaimResult.Existing existing, String fingerprint) {

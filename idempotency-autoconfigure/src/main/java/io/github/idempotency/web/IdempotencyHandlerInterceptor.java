@@ -12,18 +12,22 @@ import io.github.idempotency.aop.IdempotentAttributeSource;
 import io.github.idempotency.core.RequestBodyTooLargeException;
 
 /**
- * Prepares requests mapped to an {@code @Idempotent} handler method: buffers the body, up to
- * the configured size, so that it can be fingerprinted, and refuses a larger one with 413 before
- * anything is stored.
+ * Prepares requests mapped to an {@code @Idempotent} handler method, buffering the body up to the
+ * configured size for the fingerprint (413 above it, before anything is stored), and finishes
+ * their execution once the response is written.
  */
 public class IdempotencyHandlerInterceptor implements HandlerInterceptor {
 
 	private final IdempotentAttributeSource attributeSource;
 
+	private final WebExecutionFinisher finisher;
+
 	private final long maxBodySize;
 
-	public IdempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource, long maxBodySize) {
+	public IdempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource, WebExecutionFinisher finisher,
+			long maxBodySize) {
 		this.attributeSource = attributeSource;
+		this.finisher = finisher;
 		this.maxBodySize = maxBodySize;
 	}
 
@@ -50,6 +54,20 @@ public class IdempotencyHandlerInterceptor implements HandlerInterceptor {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Finishes the execution while the handler's resources, such as an open-in-view entity
+	 * manager, are still bound: this interceptor is ordered last, so it completes first.
+	 */
+	@Override
+	public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
+			Exception ex) throws Exception {
+		WebIdempotencyExchange exchange = (WebIdempotencyExchange) request
+			.getAttribute(WebIdempotencyExchange.ATTRIBUTE);
+		if (exchange != null) {
+			this.finisher.finish(exchange, request, ex);
+		}
 	}
 
 	/**

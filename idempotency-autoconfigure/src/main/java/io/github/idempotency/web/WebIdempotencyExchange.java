@@ -7,6 +7,7 @@ import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 
 import io.github.idempotency.core.Execution;
+import io.github.idempotency.core.IdempotencyException;
 
 /**
  * The state one HTTP request carries from the filter, through the handler interceptor and the
@@ -26,7 +27,11 @@ final class WebIdempotencyExchange {
 
 	private Execution execution;
 
+	private boolean finished;
+
 	private Throwable failure;
+
+	private IdempotencyException replacement;
 
 	WebIdempotencyExchange(BufferedBodyRequest request, CapturingResponse response) {
 		this.request = request;
@@ -76,6 +81,26 @@ final class WebIdempotencyExchange {
 
 	Execution execution() {
 		return this.execution;
+	}
+
+	/**
+	 * Return the running execution and mark it finished, so that it is finished only once.
+	 * @return the execution, or {@code null} if there is none or it was already taken
+	 */
+	Execution takeExecutionToFinish() {
+		if (this.execution == null || this.finished) {
+			return null;
+		}
+		this.finished = true;
+		return this.execution;
+	}
+
+	void replaceResponse(IdempotencyException replacement) {
+		this.replacement = replacement;
+	}
+
+	IdempotencyException replacement() {
+		return this.replacement;
 	}
 
 	void recordFailure(Throwable failure) {

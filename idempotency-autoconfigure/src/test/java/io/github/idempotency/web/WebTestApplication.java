@@ -1,5 +1,6 @@
 package io.github.idempotency.web;
 
+import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -9,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -16,10 +18,12 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 
 import io.github.idempotency.annotation.Idempotent;
+import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.core.IdempotencyContext;
 
 /**
@@ -29,47 +33,102 @@ import io.github.idempotency.core.IdempotencyContext;
 @SpringBootApplication
 public class WebTestApplication {
 
+	@Bean
+	Gate gate() {
+		return new Gate();
+	}
+
+	/**
+	 * Holds requests inside their handler until a test lets them go.
+	 */
+	public static class Gate {
+
+		private volatile CountDownLatch entered = new CountDownLatch(0);
+
+		private volatile CountDownLatch open = new CountDownLatch(0);
+
+		private final AtomicInteger transientFailures = new AtomicInteger();
+
+		/**
+		 * Make the next requests fail with a transient 503 after passing the gate.
+		 * @param requests how many requests fail
+		 */
+		public void failNext(int requests) {
+			this.transientFailures.set(requests);
+		}
+
+		boolean shouldFail() {
+			return this.transientFailures.getAndUpdate((n) -> Math.max(0, n - 1)) > 0;
+		}
+
+		/**
+		 * Make the next requests wait inside their handler until {@link #open()}.
+		 * @param requests how many requests the test expects to enter
+		 */
+		public void close(int requests) {
+			this.entered = new CountDownLatch(requests);
+			this.open = new CountDownLatch(1);
+		}
+
+		public void open() {
+			this.open.countDown();
+		}
+
+		public boolean awaitEntered() throws InterruptedException {
+			return this.entered.await(30, TimeUnit.SECONDS);
+		}
+
+		void pass() throws InterruptedException {
+			this.entered.countDown();
+			if (!this.open.await(60, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("The test never opened the gate");
+			}
+		}
+
+	}
+
 	@RestController
 	static class EffectController {
 
 		private final JdbcTemplate jdbc;
 
-		final AtomicInteger transientFailuresLeft = new AtomicInteger();
+		private final Gate gate;
 
-		volatile CountDownLatch entered = new CountDownLatch(0);
-
-		volatile CountDownLatch release = new CountDownLatch(0);
-
-		EffectController(JdbcTemplate jdbc) {
+		EffectController(JdbcTemplate jdbc, Gate gate) {
 			this.jdbc = jdbc;
+			this.gate = gate;
 		}
 
 		@Idempotent
 		@PostMapping("/effects")
-		ResponseEntity<Map<String, Object>> create(@RequestBody Map<String, Object> body,
-				HttpServletResponse response) throws InterruptedException {
-			this.entered.countDown();
-			if (!this.release.await(30, TimeUnit.SECONDS)) {
-				throw new IllegalStateException("Test did not release the request");
-			}
-			if (this.transientFailuresLeft.getAndDecrement() > 0) {
+		ResponseEntity<Map<String, Object>> create(@RequestBody Map<String, Object> body, HttpServletResponse response)
+				throws InterruptedException {
+			this.gate.pass();
+			if (this.gate.shouldFail()) {
 				throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "try again");
 			}
-			long id = record("effects", body.toString());
+			long id = record("effects", String.valueOf(body.get("value")));
 			response.addHeader("Set-Cookie", "session=secret");
 			response.addHeader("X-Request-Trace", "trace-" + id);
 			return ResponseEntity.created(URI.create("/effects/" + id))
-				.body(Map.of("id", id, "echo", body, "token", IdempotencyContext.require().fencingToken().toString()));
+				.body(Map.of("id", id, "value", String.valueOf(body.get("value")), "token",
+						IdempotencyContext.require().fencingToken().toString()));
+		}
+
+		@Idempotent(operation = "waiting")
+		@PostMapping("/waiting")
+		Map<String, Object> waiting(@RequestBody Map<String, Object> body) throws InterruptedException {
+			this.gate.pass();
+			return Map.of("id", record("waiting", String.valueOf(body.get("value"))));
 		}
 
 		@Idempotent(operation = "refunds")
 		@PostMapping("/refunds/{id}")
-		ResponseEntity<Map<String, Object>> refund(@PathVariable long id, @RequestBody Map<String, Object> body) {
+		Map<String, Object> refund(@PathVariable long id, @RequestBody Map<String, Object> body) {
 			if (((Number) body.getOrDefault("amount", 0)).longValue() <= 0) {
 				throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "amount must be positive");
 			}
-			long effect = record("refunds", "refund " + id);
-			return ResponseEntity.ok(Map.of("refund", effect));
+			return Map.of("refund", record("refunds", "refund " + id));
 		}
 
 		@Idempotent(operation = "events", key = "'event:' + #eventId")
@@ -86,9 +145,24 @@ public class WebTestApplication {
 
 		@Idempotent(operation = "sent-errors")
 		@PostMapping("/sent-errors")
-		void sentError(HttpServletResponse response) throws java.io.IOException {
+		void sentError(HttpServletResponse response) throws IOException {
 			record("sent-errors", "x");
 			response.sendError(404, "nothing here");
+		}
+
+		@Idempotent(operation = "atomic", mode = IdempotencyMode.ATOMIC)
+		@PostMapping("/atomic")
+		ResponseEntity<Map<String, Object>> atomic(@RequestParam(defaultValue = "ok") String outcome,
+				@RequestBody Map<String, Object> body) throws InterruptedException {
+			long id = record("atomic", String.valueOf(body.get("value")));
+			this.gate.pass();
+			if (outcome.equals("final")) {
+				throw new ResponseStatusException(HttpStatus.UNPROCESSABLE_ENTITY, "rejected after writing");
+			}
+			if (outcome.equals("transient")) {
+				throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "failed after writing");
+			}
+			return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("id", id));
 		}
 
 		private long record(String endpoint, String detail) {

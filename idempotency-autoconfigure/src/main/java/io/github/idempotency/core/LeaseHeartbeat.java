@@ -1,0 +1,81 @@
+package io.github.idempotency.core;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.idempotency.store.IdempotencyStore;
+
+/**
+ * Extends the leases of LEASED operations while they run, every third of the lease, so that a slow
+ * but live request is never taken over.
+ */
+public class LeaseHeartbeat implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(LeaseHeartbeat.class);
+
+	private final IdempotencyStore store;
+
+	private final ScheduledThreadPoolExecutor scheduler;
+
+	public LeaseHeartbeat(IdempotencyStore store) {
+		this.store = store;
+		this.scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+			Thread thread = new Thread(runnable, "idempotency-lease-heartbeat");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.scheduler.setRemoveOnCancelPolicy(true);
+	}
+
+	/**
+	 * Keep extending the lease of a claim until the returned handle is cancelled.
+	 * @param key the claimed key
+	 * @param token the claim's fencing token
+	 * @param lease the lease to renew
+	 * @return the handle that stops the heartbeat
+	 */
+	ScheduledFuture<?> start(IdempotencyKey key, UUID token, Duration lease) {
+		long period = Math.max(1, lease.toMillis() / 3);
+		return this.scheduler.scheduleAtFixedRate(() -> beat(key, token, lease), period, period,
+				TimeUnit.MILLISECONDS);
+	}
+
+	private void beat(IdempotencyKey key, UUID token, Duration lease) {
+		try {
+			if (!this.store.extendLease(key, token, lease)) {
+				logger.warn("{} was taken over while it was still running", key);
+				throw new LeaseLostSignal();
+			}
+			logger.debug("{} lease extended by {}", key, lease);
+		}
+		catch (LeaseLostSignal ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not extend the lease of {}; retrying at the next beat", key, ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.scheduler.shutdownNow();
+	}
+
+	/**
+	 * Ends a periodic beat: a scheduled task that throws is not run again.
+	 */
+	private static final class LeaseLostSignal extends RuntimeException {
+
+		LeaseLostSignal() {
+			super(null, null, false, false);
+		}
+
+	}
+
+}
