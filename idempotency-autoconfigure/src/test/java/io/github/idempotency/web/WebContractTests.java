@@ -94,7 +94,7 @@ class WebContractTests {
 	@Test
 	void answersConflictWithRetryAfterWhileTheFirstRequestIsInProgress() throws Exception {
 		String value = unique();
-		this.gate.close(1);
+		this.gate.close();
 		CompletableFuture<HttpResponse<byte[]>> first = CompletableFuture
 			.supplyAsync(() -> this.http.post("/effects").key("k-" + value).json(json(value)).send());
 		assertThat(this.gate.awaitEntered()).isTrue();

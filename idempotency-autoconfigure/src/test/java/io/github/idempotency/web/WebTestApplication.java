@@ -43,11 +43,46 @@ public class WebTestApplication {
 	 */
 	public static class Gate {
 
-		private volatile CountDownLatch entered = new CountDownLatch(0);
+		private final AtomicInteger entered = new AtomicInteger();
 
 		private volatile CountDownLatch open = new CountDownLatch(0);
 
 		private final AtomicInteger transientFailures = new AtomicInteger();
+
+		/**
+		 * Make requests wait inside their handler until {@link #open()}.
+		 */
+		public void close() {
+			this.entered.set(0);
+			this.open = new CountDownLatch(1);
+		}
+
+		public void open() {
+			this.open.countDown();
+		}
+
+		/**
+		 * Wait until the given number of requests have entered their handler since {@link #close()}.
+		 * @param requests how many requests
+		 * @return whether they entered within 30 seconds
+		 */
+		public boolean awaitEntered(int requests) throws InterruptedException {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+			synchronized (this.entered) {
+				while (this.entered.get() < requests) {
+					long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+					if (remaining <= 0) {
+						return false;
+					}
+					this.entered.wait(remaining);
+				}
+			}
+			return true;
+		}
+
+		public boolean awaitEntered() throws InterruptedException {
+			return awaitEntered(1);
+		}
 
 		/**
 		 * Make the next requests fail with a transient 503 after passing the gate.
@@ -61,26 +96,13 @@ public class WebTestApplication {
 			return this.transientFailures.getAndUpdate((n) -> Math.max(0, n - 1)) > 0;
 		}
 
-		/**
-		 * Make the next requests wait inside their handler until {@link #open()}.
-		 * @param requests how many requests the test expects to enter
-		 */
-		public void close(int requests) {
-			this.entered = new CountDownLatch(requests);
-			this.open = new CountDownLatch(1);
-		}
-
-		public void open() {
-			this.open.countDown();
-		}
-
-		public boolean awaitEntered() throws InterruptedException {
-			return this.entered.await(30, TimeUnit.SECONDS);
-		}
-
 		void pass() throws InterruptedException {
-			this.entered.countDown();
-			if (!this.open.await(60, TimeUnit.SECONDS)) {
+			CountDownLatch latch = this.open;
+			synchronized (this.entered) {
+				this.entered.incrementAndGet();
+				this.entered.notifyAll();
+			}
+			if (!latch.await(60, TimeUnit.SECONDS)) {
 				throw new IllegalStateException("The test never opened the gate");
 			}
 		}
@@ -119,6 +141,9 @@ public class WebTestApplication {
 		@PostMapping("/waiting")
 		Map<String, Object> waiting(@RequestBody Map<String, Object> body) throws InterruptedException {
 			this.gate.pass();
+			if (this.gate.shouldFail()) {
+				throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "try again");
+			}
 			return Map.of("id", record("waiting", String.valueOf(body.get("value"))));
 		}
 
@@ -159,7 +184,7 @@ public class WebTestApplication {
 			if (outcome.equals("final")) {
 				throw new ResponseStatusException(HttpStatus.UNPROCESSABLE_ENTITY, "rejected after writing");
 			}
-			if (outcome.equals("transient")) {
+			if (this.gate.shouldFail()) {
 				throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "failed after writing");
 			}
 			return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("id", id));

@@ -1,0 +1,216 @@
+package io.github.idempotency.client;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.time.Instant;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpRequest;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.client.ClientHttpRequestExecution;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.http.client.support.HttpRequestWrapper;
+import org.springframework.util.Assert;
+import org.springframework.util.StringUtils;
+
+/**
+ * A {@link ClientHttpRequestInterceptor} that gives each call one {@code Idempotency-Key} (a
+ * {@link UuidV7} unless the caller set one) and retries transient failures with that same key,
+ * with exponential backoff, jitter and {@code Retry-After}.
+ * <p>
+ * Add it to a {@code RestClient.Builder} with {@code requestInterceptor(...)}. A request that
+ * has no key (by default anything but POST and PATCH without a caller-set key) passes through
+ * and is never retried. A keyed request is retried on I/O errors, 5xx, 408, 409, 425 and 429 up
+ * to {@link IdempotencyRetryOptions#maxAttempts() maxAttempts}; any other status is returned
+ * at once. After the last attempt the last response is returned or the last I/O error is
+ * rethrown. Responses that are retried are drained and closed.
+ * <p>
+ * Only failures before the response is handed back are retried: an error while the caller
+ * reads the body of a 2xx response is the caller's to handle.
+ */
+public final class IdempotencyKeyRetryInterceptor implements ClientHttpRequestInterceptor {
+
+	private static final Log logger = LogFactory.getLog(IdempotencyKeyRetryInterceptor.class);
+
+	private static final int MAX_DRAIN_BYTES = 64 * 1024;
+
+	private final IdempotencyRetryOptions options;
+
+	/**
+	 * Create an interceptor.
+	 * @param options the settings
+	 */
+	public IdempotencyKeyRetryInterceptor(IdempotencyRetryOptions options) {
+		Assert.notNull(options, "'options' must not be null");
+		this.options = options;
+	}
+
+	/**
+	 * Return an interceptor with {@link IdempotencyRetryOptions#defaults() the default settings}.
+	 * @return the interceptor
+	 */
+	public static IdempotencyKeyRetryInterceptor withDefaults() {
+		return new IdempotencyKeyRetryInterceptor(IdempotencyRetryOptions.defaults());
+	}
+
+	/**
+	 * Return the settings of this interceptor.
+	 * @return the settings
+	 */
+	public IdempotencyRetryOptions getOptions() {
+		return this.options;
+	}
+
+	@Override
+	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
+			throws IOException {
+		String key = request.getHeaders().getFirst(this.options.headerName());
+		HttpRequest keyed = request;
+		if (key == null) {
+			if (!this.options.methods().contains(request.getMethod())) {
+				return execution.execute(request, body);
+			}
+			key = this.options.keyGenerator().get();
+			Assert.state(StringUtils.hasText(key), "The key generator returned an empty key");
+			keyed = new KeyedRequest(request, this.options.headerName(), key);
+		}
+		return executeWithRetries(keyed, body, execution, IdempotencyKeys.hash(key));
+	}
+
+	private ClientHttpResponse executeWithRetries(HttpRequest request, byte[] body, ClientHttpRequestExecution execution,
+			String keyHash) throws IOException {
+		Instant start = this.options.clock().instant();
+		int maxAttempts = this.options.maxAttempts();
+		for (int attempt = 1;; attempt++) {
+			ClientHttpResponse response = null;
+			IOException failure = null;
+			HttpStatusCode status = null;
+			try {
+				response = execution.execute(request, body);
+				status = response.getStatusCode();
+			}
+			catch (IOException ex) {
+				if (response != null) {
+					// some request factories only read the status line here, so a read timeout
+					// surfaces now: the exchange failed like any other I/O error
+					closeQuietly(response);
+					response = null;
+				}
+				failure = ex;
+			}
+			Duration delay = null;
+			if (attempt < maxAttempts && isRetryable(status, failure)) {
+				delay = RetryDelays.next(this.options, attempt, (response != null) ? response.getHeaders() : null);
+				if (pastDeadline(start, delay)) {
+					delay = null;
+				}
+			}
+			notify(request, attempt, keyHash, status, failure, delay);
+			if (delay == null) {
+				if (response != null) {
+					return response;
+				}
+				throw failure;
+			}
+			if (response != null) {
+				discard(response);
+			}
+			sleep(delay);
+		}
+	}
+
+	private boolean isRetryable(@Nullable HttpStatusCode status, @Nullable IOException failure) {
+		if (Thread.currentThread().isInterrupted()) {
+			return false;
+		}
+		if (status != null) {
+			return this.options.retryableStatus().test(status);
+		}
+		return failure != null && this.options.retryableException().test(failure);
+	}
+
+	private boolean pastDeadline(Instant start, Duration delay) {
+		Duration deadline = this.options.deadline();
+		if (deadline == null) {
+			return false;
+		}
+		Duration elapsed = Duration.between(start, this.options.clock().instant());
+		return elapsed.plus(delay).compareTo(deadline) > 0;
+	}
+
+	private void notify(HttpRequest request, int attempt, String keyHash, @Nullable HttpStatusCode status,
+			@Nullable IOException failure, @Nullable Duration delay) {
+		RetryAttempt event = new RetryAttempt(request.getMethod(), request.getURI(), attempt,
+				this.options.maxAttempts(), keyHash, status, failure, delay);
+		try {
+			this.options.listener().onAttempt(event);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Retry listener failed", ex);
+		}
+	}
+
+	private void sleep(Duration delay) throws InterruptedIOException {
+		try {
+			this.options.sleeper().sleep(delay);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			InterruptedIOException interrupted = new InterruptedIOException("Interrupted while waiting to retry");
+			interrupted.initCause(ex);
+			throw interrupted;
+		}
+	}
+
+	private static void discard(ClientHttpResponse response) {
+		try (response) {
+			InputStream in = response.getBody();
+			byte[] buffer = new byte[4096];
+			int total = 0;
+			int read;
+			while (total < MAX_DRAIN_BYTES && (read = in.read(buffer)) != -1) {
+				total += read;
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.trace("Could not drain a discarded response", ex);
+		}
+	}
+
+	private static void closeQuietly(ClientHttpResponse response) {
+		try {
+			response.close();
+		}
+		catch (RuntimeException ex) {
+			logger.trace("Could not close a failed response", ex);
+		}
+	}
+
+	/**
+	 * The caller's request with the key header added, leaving the original untouched.
+	 */
+	private static final class KeyedRequest extends HttpRequestWrapper {
+
+		private final HttpHeaders headers;
+
+		KeyedRequest(HttpRequest request, String headerName, String key) {
+			super(request);
+			this.headers = HttpHeaders.copyOf(request.getHeaders());
+			this.headers.set(headerName, key);
+		}
+
+		@Override
+		public HttpHeaders getHeaders() {
+			return this.headers;
+		}
+
+	}
+
+}
