@@ -34,8 +34,7 @@ public class IdempotentMethodInterceptor implements MethodInterceptor {
 				return handler.invoke(invocation, attributes);
 			}
 		}
-		throw new IllegalStateException("@Idempotent " + attributes.method()
-				+ " was called outside a Spring MVC request, which no configured handler supports");
+		throw new IllegalStateException("No IdempotentInvocationHandler supports the call of " + attributes.method());
 	}
 
 }

@@ -18,12 +18,15 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.ClassUtils;
+import tools.jackson.databind.json.JsonMapper;
 
 import io.github.idempotency.aop.IdempotentAnnotationBeanPostProcessor;
 import io.github.idempotency.aop.IdempotentAttributeSource;
 import io.github.idempotency.aop.IdempotentInvocationHandler;
 import io.github.idempotency.aop.IdempotentMethodInterceptor;
 import io.github.idempotency.aop.KeyExpressionEvaluator;
+import io.github.idempotency.aop.MethodIdempotencyHandler;
+import io.github.idempotency.aop.ReturnValueCodec;
 import io.github.idempotency.core.CompositeIdempotencyListener;
 import io.github.idempotency.core.DefaultOutcomeClassifier;
 import io.github.idempotency.core.IdempotencyEngine;
@@ -76,7 +79,7 @@ public final class IdempotencyAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean(OutcomeClassifier.class)
 	DefaultOutcomeClassifier idempotencyOutcomeClassifier(IdempotencyProperties properties) {
 		IdempotencyProperties.Classification classification = properties.getClassification();
 		return new DefaultOutcomeClassifier(classification.getTransientStatuses(),
@@ -106,6 +109,15 @@ public final class IdempotencyAutoConfiguration {
 	IdempotentMethodInterceptor idempotentMethodInterceptor(IdempotentAttributeSource attributeSource,
 			ObjectProvider<IdempotentInvocationHandler> handlers) {
 		return new IdempotentMethodInterceptor(attributeSource, handlers.orderedStream().toList());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	MethodIdempotencyHandler methodIdempotencyHandler(IdempotencyEngine engine, OperationPolicies policies,
+			TenantResolver tenantResolver, RequestFingerprinter fingerprinter, KeyExpressionEvaluator keyEvaluator,
+			OutcomeClassifier classifier, ObjectProvider<JsonMapper> jsonMapper) {
+		return new MethodIdempotencyHandler(engine, policies, tenantResolver, fingerprinter, keyEvaluator, classifier,
+				new ReturnValueCodec(jsonMapper.getIfAvailable(JsonMapper::new)));
 	}
 
 	@Bean

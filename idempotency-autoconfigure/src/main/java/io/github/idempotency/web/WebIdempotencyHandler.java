@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.core.Ordered;
 import org.springframework.web.servlet.HandlerMapping;
 
 import io.github.idempotency.aop.IdempotentAttributes;
@@ -35,7 +36,7 @@ import io.github.idempotency.core.TenantResolver;
  * fingerprint, then runs it, or answers with a replay or a problem instead. The response itself
  * is stored by {@link IdempotencyFilter} once it has been written.
  */
-public class WebIdempotencyHandler implements IdempotentInvocationHandler {
+public class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 
 	private final IdempotencyEngine engine;
 
@@ -110,6 +111,11 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler {
 		}
 		throw new IdempotencyKeyMismatchException(
 				"This idempotency key was already used for a different request; use a new key for a new request.");
+	}
+
+	@Override
+	public int getOrder() {
+		return 0;
 	}
 
 	private String resolveKey(IdempotentAttributes attributes, MethodInvocation invocation,
