@@ -1,0 +1,111 @@
+package io.github.idempotency.sample.gateway;
+
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * A fake external payment gateway that records at most one charge per idempotency key in its own
+ * {@code gateway_charge} table, in a transaction of its own.
+ */
+@Component
+public class PaymentGateway {
+
+	private static final String DECLINED_PREFIX = "decline-";
+
+	private static final String FLAKY_PREFIX = "flaky-";
+
+	private final JdbcTemplate jdbc;
+
+	private final TransactionTemplate transactions;
+
+	private final GatewayProperties properties;
+
+	private final Set<String> failedFlakyCustomers = ConcurrentHashMap.newKeySet();
+
+	public PaymentGateway(JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
+			GatewayProperties properties) {
+		this.jdbc = jdbc;
+		this.transactions = new TransactionTemplate(transactionManager);
+		this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+		this.properties = properties;
+	}
+
+	/**
+	 * Charge a customer once per idempotency key: the first call for a key records a charge, every
+	 * later call returns that charge and counts the attempt. Customers whose id starts with
+	 * {@code decline-} are declined, and the first call for a customer whose id starts with
+	 * {@code flaky-} fails.
+	 * @param request the charge request
+	 * @return the charge recorded for the request's key, new or earlier
+	 * @throws GatewayUnavailableException if the gateway failed and nothing was charged
+	 */
+	public GatewayCharge charge(ChargeRequest request) {
+		simulateLatency();
+		try {
+			return this.transactions.execute((status) -> chargeOnce(request));
+		}
+		catch (DuplicateKeyException ex) {
+			return this.transactions.execute((status) -> {
+				GatewayCharge existing = findAndCount(request.idempotencyKey());
+				if (existing == null) {
+					throw ex;
+				}
+				return existing;
+			});
+		}
+	}
+
+	private GatewayCharge chargeOnce(ChargeRequest request) {
+		GatewayCharge existing = findAndCount(request.idempotencyKey());
+		if (existing != null) {
+			return existing;
+		}
+		if (request.customerId().startsWith(FLAKY_PREFIX) && this.failedFlakyCustomers.add(request.customerId())) {
+			throw new GatewayUnavailableException("The payment gateway timed out; nothing was charged.");
+		}
+		ChargeStatus status = request.customerId().startsWith(DECLINED_PREFIX) ? ChargeStatus.DECLINED
+				: ChargeStatus.SUCCEEDED;
+		String id = "ch_" + UUID.randomUUID().toString().replace("-", "");
+		this.jdbc.update(
+				"INSERT INTO gateway_charge (id, idempotency_key, customer_id, amount, currency, status, attempts) "
+						+ "VALUES (?, ?, ?, ?, ?, ?, 1)",
+				id, request.idempotencyKey(), request.customerId(), request.amount(), request.currency(),
+				status.name());
+		return new GatewayCharge(id, status, 1);
+	}
+
+	private GatewayCharge findAndCount(String idempotencyKey) {
+		int updated = this.jdbc.update("UPDATE gateway_charge SET attempts = attempts + 1 WHERE idempotency_key = ?",
+				idempotencyKey);
+		if (updated == 0) {
+			return null;
+		}
+		return this.jdbc.queryForObject("SELECT id, status, attempts FROM gateway_charge WHERE idempotency_key = ?",
+				(rs, rowNum) -> new GatewayCharge(rs.getString("id"), ChargeStatus.valueOf(rs.getString("status")),
+						rs.getInt("attempts")),
+				idempotencyKey);
+	}
+
+	private void simulateLatency() {
+		long millis = this.properties.latency().toMillis();
+		if (millis <= 0) {
+			return;
+		}
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new GatewayUnavailableException("The payment gateway call was interrupted; nothing was charged.");
+		}
+	}
+
+}

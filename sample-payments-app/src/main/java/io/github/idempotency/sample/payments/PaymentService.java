@@ -1,0 +1,93 @@
+package io.github.idempotency.sample.payments;
+
+import java.util.List;
+
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.stereotype.Service;
+
+import io.github.idempotency.sample.gateway.ChargeRequest;
+import io.github.idempotency.sample.gateway.GatewayCharge;
+import io.github.idempotency.sample.gateway.PaymentGateway;
+
+/**
+ * Creates payments so that running the same request again, after a crash or a lease takeover,
+ * finds the first payment and the first charge instead of making new ones.
+ */
+@Service
+public class PaymentService {
+
+	private final PaymentRepository payments;
+
+	private final PaymentGateway gateway;
+
+	public PaymentService(PaymentRepository payments, PaymentGateway gateway) {
+		this.payments = payments;
+		this.gateway = gateway;
+	}
+
+	/**
+	 * Create a payment and charge the customer, or finish the payment an earlier attempt with the
+	 * same key started.
+	 * @param key the payment's idempotency key
+	 * @param request the request as received
+	 * @return the payment, charged
+	 * @throws InvalidPaymentException if the request is invalid
+	 * @throws PaymentDeclinedException if the gateway declined the charge
+	 */
+	public PaymentResponse create(PaymentKey key, CreatePaymentRequest request) {
+		NewPayment newPayment = NewPayment.from(request);
+		Payment payment = findOrCreate(key, newPayment);
+		if (payment.getStatus() == PaymentStatus.PENDING) {
+			GatewayCharge charge = this.gateway.charge(new ChargeRequest(key.gatewayKey(), payment.getCustomerId(),
+					payment.getAmount(), payment.getCurrency()));
+			payment.settle(charge);
+			payment = this.payments.save(payment);
+		}
+		PaymentResponse response = PaymentResponse.of(payment);
+		if (payment.getStatus() == PaymentStatus.DECLINED) {
+			throw new PaymentDeclinedException(response);
+		}
+		return response;
+	}
+
+	/**
+	 * Return a payment of a tenant.
+	 * @param tenant the tenant
+	 * @param id the payment id
+	 * @return the payment
+	 * @throws PaymentNotFoundException if the tenant has no such payment
+	 */
+	public PaymentResponse find(String tenant, long id) {
+		return this.payments.findByIdAndTenantId(id, tenant)
+			.map(PaymentResponse::of)
+			.orElseThrow(() -> new PaymentNotFoundException(id));
+	}
+
+	/**
+	 * Return the payments of a tenant's customer, oldest first.
+	 * @param tenant the tenant
+	 * @param customerId the customer
+	 * @return the payments
+	 */
+	public List<PaymentResponse> findByCustomer(String tenant, String customerId) {
+		return this.payments.findByTenantIdAndCustomerIdOrderById(tenant, customerId)
+			.stream()
+			.map(PaymentResponse::of)
+			.toList();
+	}
+
+	private Payment findOrCreate(PaymentKey key, NewPayment newPayment) {
+		Payment existing = this.payments.findByTenantIdAndIdempotencyKey(key.tenant(), key.key()).orElse(null);
+		if (existing != null) {
+			return existing;
+		}
+		try {
+			return this.payments.saveAndFlush(new Payment(key.tenant(), key.key(), newPayment.customerId(),
+					newPayment.amount(), newPayment.currency()));
+		}
+		catch (DataIntegrityViolationException ex) {
+			return this.payments.findByTenantIdAndIdempotencyKey(key.tenant(), key.key()).orElseThrow(() -> ex);
+		}
+	}
+
+}

@@ -1,0 +1,104 @@
+package io.github.idempotency.sample.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A minimal HTTP client for tests that need raw bytes and exact headers.
+ */
+public final class Http {
+
+	private static final HttpClient CLIENT = HttpClient.newBuilder()
+		.connectTimeout(Duration.ofSeconds(5))
+		.version(HttpClient.Version.HTTP_1_1)
+		.build();
+
+	private final String baseUrl;
+
+	public Http(int port) {
+		this.baseUrl = "http://localhost:" + port;
+	}
+
+	public Request post(String path) {
+		return new Request(HttpRequest.newBuilder(URI.create(this.baseUrl + path)).timeout(Duration.ofSeconds(60)),
+				"POST");
+	}
+
+	public Request get(String path) {
+		return new Request(HttpRequest.newBuilder(URI.create(this.baseUrl + path)).timeout(Duration.ofSeconds(60)),
+				"GET");
+	}
+
+	public static String text(HttpResponse<byte[]> response) {
+		return new String(response.body(), StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * A request being built.
+	 */
+	public static final class Request {
+
+		private final HttpRequest.Builder builder;
+
+		private final String method;
+
+		private byte[] body = new byte[0];
+
+		Request(HttpRequest.Builder builder, String method) {
+			this.builder = builder;
+			this.method = method;
+		}
+
+		public Request header(String name, String value) {
+			this.builder.header(name, value);
+			return this;
+		}
+
+		public Request key(String key) {
+			return header("Idempotency-Key", key);
+		}
+
+		public Request tenant(String tenant) {
+			return header("X-Tenant-Id", tenant);
+		}
+
+		public Request json(String json) {
+			this.builder.header("Content-Type", "application/json");
+			this.body = json.getBytes(StandardCharsets.UTF_8);
+			return this;
+		}
+
+		public HttpResponse<byte[]> send() {
+			try {
+				return CLIENT.send(build(), HttpResponse.BodyHandlers.ofByteArray());
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+		}
+
+		public CompletableFuture<HttpResponse<byte[]>> sendAsync() {
+			return CLIENT.sendAsync(build(), HttpResponse.BodyHandlers.ofByteArray());
+		}
+
+		private HttpRequest build() {
+			return this.builder
+				.method(this.method, (this.body.length > 0) ? HttpRequest.BodyPublishers.ofByteArray(this.body)
+						: HttpRequest.BodyPublishers.noBody())
+				.build();
+		}
+
+	}
+
+}
