@@ -33,6 +33,7 @@ import io.github.idempotency.core.IdempotencyEngine;
 import io.github.idempotency.core.IdempotencyListener;
 import io.github.idempotency.core.IdempotencyTransactions;
 import io.github.idempotency.core.LeaseHeartbeat;
+import io.github.idempotency.core.MdcIdempotencyListener;
 import io.github.idempotency.core.OperationPolicies;
 import io.github.idempotency.core.OutcomeClassifier;
 import io.github.idempotency.core.RequestFingerprinter;
@@ -70,6 +71,12 @@ public final class IdempotencyAutoConfiguration {
 	@ConditionalOnMissingBean
 	LeaseHeartbeat idempotencyLeaseHeartbeat(IdempotencyStore store) {
 		return new LeaseHeartbeat(store);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	MdcIdempotencyListener idempotencyMdcListener() {
+		return new MdcIdempotencyListener();
 	}
 
 	@Bean

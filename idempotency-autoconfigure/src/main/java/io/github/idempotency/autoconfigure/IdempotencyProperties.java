@@ -83,6 +83,8 @@ public class IdempotencyProperties {
 
 	private final Classification classification = new Classification();
 
+	private final Purge purge = new Purge();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -167,6 +169,10 @@ public class IdempotencyProperties {
 		return this.classification;
 	}
 
+	public Purge getPurge() {
+		return this.purge;
+	}
+
 	/**
 	 * Settings of one operation; what is not set falls back to the defaults.
 	 */
@@ -192,6 +198,12 @@ public class IdempotencyProperties {
 		 * Crash-safety mode of this operation, unless its @Idempotent annotation names one.
 		 */
 		private IdempotencyMode mode;
+
+		/**
+		 * Whether records of this operation are copied to the archive table, with their response,
+		 * before they are purged or replaced by a new request with the same key.
+		 */
+		private boolean archive;
 
 		public Duration getTtl() {
 			return this.ttl;
@@ -223,6 +235,14 @@ public class IdempotencyProperties {
 
 		public void setMode(IdempotencyMode mode) {
 			this.mode = mode;
+		}
+
+		public boolean isArchive() {
+			return this.archive;
+		}
+
+		public void setArchive(boolean archive) {
+			this.archive = archive;
 		}
 
 	}
@@ -343,6 +363,76 @@ public class IdempotencyProperties {
 
 		public void setTransientExceptions(List<Class<? extends Throwable>> transientExceptions) {
 			this.transientExceptions = transientExceptions;
+		}
+
+	}
+
+	/**
+	 * The scheduled purge of expired records and of records stuck in progress.
+	 */
+	public static class Purge {
+
+		static final String DEFAULT_CRON = "0 * * * * *";
+
+		static final int DEFAULT_BATCH_SIZE = 500;
+
+		static final Duration DEFAULT_PAUSE = Duration.ofMillis(200);
+
+		static final Duration DEFAULT_STUCK_AFTER = Duration.ofHours(1);
+
+		/**
+		 * Cron expression, in the server's time zone, of the purge that every instance runs on a
+		 * thread of its own. "-" disables it.
+		 */
+		private String cron = DEFAULT_CRON;
+
+		/**
+		 * Largest number of records one batch deletes, each batch in a transaction of its own.
+		 */
+		private int batchSize = DEFAULT_BATCH_SIZE;
+
+		/**
+		 * Pause between two batches of one purge run, so that the purge leaves the database to
+		 * live claims. Zero purges as fast as the database allows.
+		 */
+		private Duration pause = DEFAULT_PAUSE;
+
+		/**
+		 * How long past the end of its lease a record left in progress, whose request never
+		 * finished and was never retried, counts as stuck and is reclaimed by the purge.
+		 */
+		private Duration stuckAfter = DEFAULT_STUCK_AFTER;
+
+		public String getCron() {
+			return this.cron;
+		}
+
+		public void setCron(String cron) {
+			this.cron = cron;
+		}
+
+		public int getBatchSize() {
+			return this.batchSize;
+		}
+
+		public void setBatchSize(int batchSize) {
+			this.batchSize = batchSize;
+		}
+
+		public Duration getPause() {
+			return this.pause;
+		}
+
+		public void setPause(Duration pause) {
+			this.pause = pause;
+		}
+
+		public Duration getStuckAfter() {
+			return this.stuckAfter;
+		}
+
+		public void setStuckAfter(Duration stuckAfter) {
+			this.stuckAfter = stuckAfter;
 		}
 
 	}

@@ -38,7 +38,7 @@ class PropertiesOperationPolicies implements OperationPolicies {
 		return new OperationPolicy(operation, orDefault(settings.getMode(), this.properties.getDefaultMode()),
 				orDefault(settings.getTtl(), this.properties.getDefaultTtl()),
 				orDefault(settings.getLease(), this.properties.getDefaultLease()),
-				orDefault(settings.getWait(), this.properties.getDefaultWait()), false);
+				orDefault(settings.getWait(), this.properties.getDefaultWait()), settings.isArchive());
 	}
 
 	private static <T> T orDefault(T value, T fallback) {

@@ -58,9 +58,10 @@ public final class CanonicalJson {
 				Map<String, Object> members = new TreeMap<>();
 				for (JsonToken t = parser.nextToken(); t != JsonToken.END_OBJECT; t = parser.nextToken()) {
 					String name = parser.currentName();
-					if (members.put(name, read(parser, parser.nextToken())) != null) {
+					if (members.containsKey(name)) {
 						throw new DuplicateMemberException(name);
 					}
+					members.put(name, read(parser, parser.nextToken()));
 				}
 				return members;
 			}

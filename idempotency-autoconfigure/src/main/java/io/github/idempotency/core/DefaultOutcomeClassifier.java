@@ -59,7 +59,7 @@ public class DefaultOutcomeClassifier implements OutcomeClassifier {
 	}
 
 	private static boolean matches(List<Class<? extends Throwable>> types, Throwable failure) {
-		for (Throwable t = failure; t != null; t = (t.getCause() != t) ? t.getCause() : null) {
+		for (Throwable t : TransientFailures.causeChain(failure)) {
 			for (Class<? extends Throwable> type : types) {
 				if (type.isInstance(t)) {
 					return true;

@@ -60,7 +60,7 @@ public class IdempotencyEngine {
 	 * @throws IdempotencyStoreUnavailableException if the store cannot be reached
 	 */
 	public Decision begin(IdempotencyKey key, String fingerprint, OperationPolicy policy) {
-		ClaimRequest request = new ClaimRequest(key, fingerprint, policy.lease(), policy.ttl());
+		ClaimRequest request = new ClaimRequest(key, fingerprint, policy.lease(), policy.ttl(), policy.archive());
 		long deadline = System.nanoTime() + policy.maxWait().toNanos();
 		long pause = FIRST_POLL_NANOS;
 		while (true) {

@@ -2,6 +2,9 @@ package io.github.idempotency.core;
 
 import java.io.IOException;
 import java.sql.SQLTransientException;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
 import org.springframework.dao.NonTransientDataAccessResourceException;
@@ -19,7 +22,7 @@ final class TransientFailures {
 	}
 
 	static boolean isTransient(Throwable failure) {
-		for (Throwable t = failure; t != null; t = (t.getCause() != t) ? t.getCause() : null) {
+		for (Throwable t : causeChain(failure)) {
 			if (t instanceof TransientDataAccessException || t instanceof RecoverableDataAccessException
 					|| t instanceof NonTransientDataAccessResourceException
 					|| t instanceof CannotCreateTransactionException || t instanceof SQLTransientException
@@ -28,6 +31,20 @@ final class TransientFailures {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Return a failure and its causes, each once, so that a cause chain with a cycle ends.
+	 * @param failure the failure, may be {@code null}
+	 * @return the failure and its causes
+	 */
+	static Set<Throwable> causeChain(Throwable failure) {
+		Set<Throwable> chain = Collections.newSetFromMap(new IdentityHashMap<>());
+		Throwable t = failure;
+		while (t != null && chain.add(t)) {
+			t = t.getCause();
+		}
+		return chain;
 	}
 
 }

@@ -45,7 +45,7 @@ public class IdempotencyOperationCustomizer implements OperationCustomizer {
 			return operation;
 		}
 		if (attributes.keyExpression() == null) {
-			operation.addParametersItem(keyParameter(attributes.required()));
+			documentKeyParameter(operation, attributes.required());
 		}
 		ApiResponses responses = (operation.getResponses() != null) ? operation.getResponses() : new ApiResponses();
 		responses.forEach((status, response) -> {
@@ -70,6 +70,19 @@ public class IdempotencyOperationCustomizer implements OperationCustomizer {
 				IdempotencyProblem.KEY_REUSED);
 		operation.setResponses(responses);
 		return operation;
+	}
+
+	/**
+	 * Describe the key header, replacing a parameter the handler itself declares for it, since an
+	 * operation may not have two parameters of one name.
+	 */
+	private void documentKeyParameter(Operation operation, boolean required) {
+		if (operation.getParameters() != null) {
+			operation.getParameters()
+				.removeIf((parameter) -> "header".equals(parameter.getIn())
+						&& this.keyHeader.equalsIgnoreCase(parameter.getName()));
+		}
+		operation.addParametersItem(keyParameter(required));
 	}
 
 	private HeaderParameter keyParameter(boolean required) {

@@ -21,6 +21,8 @@ public class DefaultTenantResolver implements TenantResolver {
 
 	private static final int MAX_TENANT_LENGTH = 128;
 
+	private static final String HASHED_SCOPE_PREFIX = "sha256:";
+
 	private final Supplier<String> principal;
 
 	private final String header;
@@ -61,6 +63,11 @@ public class DefaultTenantResolver implements TenantResolver {
 				|| !tenant.chars().allMatch((c) -> c > 0x20 && c < 0x7F && c != '|')) {
 			throw new InvalidTenantException("The " + this.header + " header must be 1 to " + MAX_TENANT_LENGTH
 					+ " printable ASCII characters, without spaces or '|'.");
+		}
+		if (tenant.startsWith(HASHED_SCOPE_PREFIX)) {
+			// The scope of a principal whose name is not key-shaped is hashed to this form
+			throw new InvalidTenantException(
+					"The " + this.header + " header must not start with '" + HASHED_SCOPE_PREFIX + "'.");
 		}
 		return tenant;
 	}

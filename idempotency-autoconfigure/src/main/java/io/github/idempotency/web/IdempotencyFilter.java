@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 import io.github.idempotency.core.IdempotencyException;
+import io.github.idempotency.core.IdempotencyMdc;
 
 /**
  * Wraps every request so that the response of an {@code @Idempotent} handler is captured until
@@ -30,6 +31,18 @@ public class IdempotencyFilter extends OncePerRequestFilter {
 		CapturingResponse wrappedResponse = new CapturingResponse(response);
 		WebIdempotencyExchange exchange = new WebIdempotencyExchange(wrappedRequest, wrappedResponse);
 		request.setAttribute(WebIdempotencyExchange.ATTRIBUTE, exchange);
+		try {
+			filter(request, chain, exchange);
+		}
+		finally {
+			IdempotencyMdc.clear();
+		}
+	}
+
+	private void filter(HttpServletRequest request, FilterChain chain, WebIdempotencyExchange exchange)
+			throws ServletException, IOException {
+		BufferedBodyRequest wrappedRequest = exchange.request();
+		CapturingResponse wrappedResponse = exchange.response();
 		try {
 			chain.doFilter(wrappedRequest, wrappedResponse);
 		}

@@ -3,7 +3,6 @@ package io.github.idempotency.web;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,15 +35,17 @@ public final class StoredHeaderPolicy {
 	 * @throws IllegalArgumentException if a header must never be stored
 	 */
 	public StoredHeaderPolicy(Collection<String> additionalHeaders) {
-		Set<String> names = new LinkedHashSet<>(DEFAULT_HEADERS);
+		Map<String, String> names = new LinkedHashMap<>();
+		DEFAULT_HEADERS.forEach((name) -> names.put(name.toLowerCase(Locale.ROOT), name));
 		for (String header : additionalHeaders) {
-			if (FORBIDDEN.contains(header.toLowerCase(Locale.ROOT))) {
+			String lowerCaseName = header.toLowerCase(Locale.ROOT);
+			if (FORBIDDEN.contains(lowerCaseName)) {
 				throw new IllegalArgumentException("The response header '" + header
 						+ "' must never be stored for replay: it carries credentials or is hop-by-hop");
 			}
-			names.add(header);
+			names.putIfAbsent(lowerCaseName, header);
 		}
-		this.headers = List.copyOf(names);
+		this.headers = List.copyOf(names.values());
 	}
 
 	/**

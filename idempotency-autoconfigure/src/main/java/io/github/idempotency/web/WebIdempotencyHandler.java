@@ -24,6 +24,7 @@ import io.github.idempotency.core.IdempotencyKey;
 import io.github.idempotency.core.IdempotencyKeyInProgressException;
 import io.github.idempotency.core.IdempotencyKeyMismatchException;
 import io.github.idempotency.core.IdempotencyKeys;
+import io.github.idempotency.core.IdempotencyMdc;
 import io.github.idempotency.core.InvalidIdempotencyKeyException;
 import io.github.idempotency.core.MissingIdempotencyKeyException;
 import io.github.idempotency.core.OperationPolicies;
@@ -72,6 +73,7 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 		exchange.markInvoked();
 		HttpServletRequest request = exchange.request();
 		String operation = operationName(attributes, request);
+		IdempotencyMdc.putOperation(operation);
 		String key;
 		try {
 			key = resolveKey(attributes, invocation, request);
@@ -85,8 +87,11 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 				return invocation.proceed();
 			}
 			this.engine.reportMissingKey(operation);
-			throw new MissingIdempotencyKeyException("This operation requires an " + this.keyHeader + " header.");
+			throw new MissingIdempotencyKeyException((attributes.keyExpression() != null)
+					? "This operation derives its idempotency key from the request, and this request yields none."
+					: "This operation requires an " + this.keyHeader + " header.");
 		}
+		IdempotencyMdc.putKey(key);
 		IdempotencyKey scopedKey = new IdempotencyKey(this.tenantResolver.resolveTenant(), operation, key);
 		OperationPolicy policy = this.policies.policyFor(operation, attributes.mode());
 		String fingerprint = this.fingerprinter.fingerprint(new FingerprintRequest(operation,

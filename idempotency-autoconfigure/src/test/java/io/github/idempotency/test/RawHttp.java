@@ -29,19 +29,27 @@ public final class RawHttp {
 	 * @return the response
 	 */
 	public static Response post(int port, String path, byte[][] headerLines, byte[] body) {
+		ByteArrayOutputStream request = new ByteArrayOutputStream();
+		request.writeBytes(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+				+ "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n")
+			.getBytes(StandardCharsets.ISO_8859_1));
+		for (byte[] line : headerLines) {
+			request.writeBytes(line);
+			request.writeBytes(new byte[] { '\r', '\n' });
+		}
+		request.writeBytes(new byte[] { '\r', '\n' });
+		request.writeBytes(body);
 		try (Socket socket = new Socket("127.0.0.1", port)) {
 			socket.setSoTimeout(30_000);
-			OutputStream out = socket.getOutputStream();
-			out.write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-					+ "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n")
-				.getBytes(StandardCharsets.ISO_8859_1));
-			for (byte[] line : headerLines) {
-				out.write(line);
-				out.write(new byte[] { '\r', '\n' });
+			try {
+				OutputStream out = socket.getOutputStream();
+				out.write(request.toByteArray());
+				out.flush();
 			}
-			out.write(new byte[] { '\r', '\n' });
-			out.write(body);
-			out.flush();
+			catch (IOException ex) {
+				// The server may refuse the request and close before reading all of it; its answer
+				// is still there to read.
+			}
 			return Response.parse(socket.getInputStream().readAllBytes());
 		}
 		catch (IOException ex) {

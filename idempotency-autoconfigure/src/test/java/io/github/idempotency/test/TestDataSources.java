@@ -30,9 +30,10 @@ public final class TestDataSources {
 	}
 
 	/**
-	 * Return a connection pool on a PostgreSQL test database.
+	 * Return a connection pool on a PostgreSQL test database, which opens connections only as
+	 * they are needed.
 	 * @param database the database
-	 * @param size the number of connections
+	 * @param size the largest number of connections
 	 * @return the pool, to be closed by the caller
 	 */
 	public static HikariDataSource postgres(PostgresTestDatabase database, int size) {
@@ -41,7 +42,7 @@ public final class TestDataSources {
 		config.setUsername(database.username());
 		config.setPassword(database.password());
 		config.setMaximumPoolSize(size);
-		config.setMinimumIdle(size);
+		config.setMinimumIdle(0);
 		config.setPoolName("test-" + database.name());
 		return new HikariDataSource(config);
 	}

@@ -57,6 +57,18 @@ class OpenApiDocumentationTests {
 		assertThat(paths.path("/events").path("post").path("responses").has("422")).isTrue();
 	}
 
+	@Test
+	void documentsTheKeyHeaderOnceWhenTheHandlerAlsoDeclaresIt() {
+		JsonNode parameters = apiDocs().path("paths").path("/refunds/{id}").path("post").path("parameters");
+		long keyParameters = 0;
+		for (JsonNode parameter : parameters) {
+			if (parameter.path("name").asString().equalsIgnoreCase("Idempotency-Key")) {
+				keyParameters++;
+			}
+		}
+		assertThat(keyParameters).isEqualTo(1);
+	}
+
 	private JsonNode apiDocs() {
 		HttpResponse<byte[]> response = new Http(this.port).get("/v3/api-docs").send();
 		assertThat(response.statusCode()).isEqualTo(200);

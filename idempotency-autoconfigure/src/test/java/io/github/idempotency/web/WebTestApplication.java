@@ -149,7 +149,8 @@ public class WebTestApplication {
 
 		@Idempotent(operation = "refunds")
 		@PostMapping("/refunds/{id}")
-		Map<String, Object> refund(@PathVariable long id, @RequestBody Map<String, Object> body) {
+		Map<String, Object> refund(@PathVariable long id, @RequestBody Map<String, Object> body,
+				@RequestHeader("Idempotency-Key") String key) {
 			if (((Number) body.getOrDefault("amount", 0)).longValue() <= 0) {
 				throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "amount must be positive");
 			}

@@ -3,9 +3,11 @@ package io.github.idempotency.store.jdbc;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -56,7 +58,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			if (!row.expired() && !leaseRanOut) {
 				return new ClaimResult.Existing(existing, Duration.ofMillis(row.leaseRemainingMillis()));
 			}
-			if (takeOver(request, existing.token(), token)) {
+			if (takeOver(request, existing, row.expired(), token)) {
 				return new ClaimResult.Claimed(token, !row.expired());
 			}
 		}
@@ -84,6 +86,33 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		catch (DuplicateKeyException ex) {
 			return select(key);
 		}
+	}
+
+	/**
+	 * Take the key over from a record that expired or whose lease ran out; an expired record of an
+	 * archived operation is archived in the same statement where the database allows, otherwise
+	 * right after from what was read, which the fencing token guarantees is what was replaced.
+	 */
+	private boolean takeOver(ClaimRequest request, IdempotencyRecord existing, boolean expired, UUID newToken) {
+		if (!request.archive() || !expired) {
+			return takeOver(request, existing.token(), newToken);
+		}
+		if (this.sql.takesOverArchivingInOneStatement()) {
+			Long taken = this.jdbc.query(this.sql.takeOverArchiving(), (ps) -> {
+				int i = bindKey(ps, 1, request.key());
+				ps.setObject(i++, existing.token());
+				ps.setString(i++, request.fingerprint());
+				ps.setObject(i++, newToken);
+				ps.setLong(i++, request.lease().toMillis());
+				ps.setLong(i, request.ttl().toMillis());
+			}, (rs) -> rs.next() ? rs.getLong(1) : 0L);
+			return taken != null && taken == 1;
+		}
+		if (!takeOver(request, existing.token(), newToken)) {
+			return false;
+		}
+		this.jdbc.update(this.sql.archiveRecord(), (ps) -> bindArchive(ps, existing));
+		return true;
 	}
 
 	private boolean takeOver(ClaimRequest request, UUID oldToken, UUID newToken) {
@@ -143,6 +172,29 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		ps.setLong(i++, request.lease().toMillis());
 		ps.setLong(i++, request.ttl().toMillis());
 		return i;
+	}
+
+	private static void bindArchive(PreparedStatement ps, IdempotencyRecord record) throws SQLException {
+		int i = bindKey(ps, 1, record.key());
+		ps.setString(i++, record.status().name());
+		ps.setString(i++, record.fingerprint());
+		ps.setObject(i++, record.token());
+		setInstant(ps, i++, record.createdAt());
+		setInstant(ps, i++, record.completedAt());
+		setInstant(ps, i++, record.expiresAt());
+		StoredResponse response = record.response();
+		ps.setObject(i++, (response != null) ? response.status() : null, Types.INTEGER);
+		ps.setString(i++, (response != null) ? StoredHeaders.encode(response.headers()) : null);
+		ps.setBytes(i, (response != null) ? response.body() : null);
+	}
+
+	private static void setInstant(PreparedStatement ps, int index, Instant instant) throws SQLException {
+		if (instant != null) {
+			ps.setObject(index, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
+		}
+		else {
+			ps.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
+		}
 	}
 
 	private static int bindKey(PreparedStatement ps, int index, IdempotencyKey key) throws SQLException {

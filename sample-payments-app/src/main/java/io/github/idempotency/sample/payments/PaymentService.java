@@ -2,6 +2,7 @@ package io.github.idempotency.sample.payments;
 
 import java.util.List;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 
@@ -20,14 +21,21 @@ public class PaymentService {
 
 	private final PaymentGateway gateway;
 
-	public PaymentService(PaymentRepository payments, PaymentGateway gateway) {
+	private final CrashWindows crashWindows;
+
+	private final ApplicationEventPublisher events;
+
+	PaymentService(PaymentRepository payments, PaymentGateway gateway, CrashWindows crashWindows,
+			ApplicationEventPublisher events) {
 		this.payments = payments;
 		this.gateway = gateway;
+		this.crashWindows = crashWindows;
+		this.events = events;
 	}
 
 	/**
 	 * Create a payment and charge the customer, or finish the payment an earlier attempt with the
-	 * same key started.
+	 * same key started, and publish {@link PaymentSucceeded} if the customer was charged.
 	 * @param key the payment's idempotency key
 	 * @param request the request as received
 	 * @return the payment, charged
@@ -38,15 +46,19 @@ public class PaymentService {
 		NewPayment newPayment = NewPayment.from(request);
 		Payment payment = findOrCreate(key, newPayment);
 		if (payment.getStatus() == PaymentStatus.PENDING) {
+			this.crashWindows.reached(CrashWindows.Window.BEFORE_CHARGE, payment);
 			GatewayCharge charge = this.gateway.charge(new ChargeRequest(key.gatewayKey(), payment.getCustomerId(),
 					payment.getAmount(), payment.getCurrency()));
+			this.crashWindows.reached(CrashWindows.Window.AFTER_CHARGE, payment);
 			payment.settle(charge);
 			payment = this.payments.save(payment);
+			this.crashWindows.reached(CrashWindows.Window.AFTER_SETTLE, payment);
 		}
 		PaymentResponse response = PaymentResponse.of(payment);
 		if (payment.getStatus() == PaymentStatus.DECLINED) {
 			throw new PaymentDeclinedException(response);
 		}
+		this.events.publishEvent(PaymentSucceeded.of(payment));
 		return response;
 	}
 

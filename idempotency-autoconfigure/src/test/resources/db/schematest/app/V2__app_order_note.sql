@@ -1,0 +1,1 @@
+ALTER TABLE app_order ADD COLUMN note VARCHAR(100);

@@ -1,0 +1,18 @@
+package io.github.idempotency.sample.messaging;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Names of the RabbitMQ exchange, routing key and queue of the {@code rabbit} profile.
+ *
+ * @param exchange the topic exchange payment events are published to
+ * @param routingKey the routing key of {@code payment.succeeded} events
+ * @param ledgerQueue the queue the ledger consumes {@code payment.succeeded} events from
+ */
+@ConfigurationProperties("sample.rabbit")
+public record MessagingProperties(@DefaultValue("payments") String exchange,
+		@DefaultValue("payment.succeeded") String routingKey,
+		@DefaultValue("ledger.payment-succeeded") String ledgerQueue) {
+
+}

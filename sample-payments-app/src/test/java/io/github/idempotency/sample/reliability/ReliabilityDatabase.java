@@ -1,0 +1,99 @@
+package io.github.idempotency.sample.reliability;
+
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+import io.github.idempotency.sample.support.PaymentsDatabase;
+import io.github.idempotency.testsupport.PostgresTestDatabase;
+
+/**
+ * Reads what requests left in a test database through connections of its own, one per query, so
+ * that it works whatever happened to the application's pool.
+ */
+final class ReliabilityDatabase {
+
+	/**
+	 * The key the sample forwards to the gateway for a key of the default tenant.
+	 */
+	static final String GATEWAY_KEY_PREFIX = "default:create-payment:";
+
+	private final JdbcTemplate jdbc;
+
+	private final PaymentsDatabase payments;
+
+	ReliabilityDatabase(PostgresTestDatabase database) {
+		this.jdbc = new JdbcTemplate(
+				new DriverManagerDataSource(database.url(), database.username(), database.password()));
+		this.payments = new PaymentsDatabase(this.jdbc);
+	}
+
+	JdbcTemplate jdbc() {
+		return this.jdbc;
+	}
+
+	PaymentsDatabase payments() {
+		return this.payments;
+	}
+
+	long count(String sql, Object... args) {
+		Long count = this.jdbc.queryForObject(sql, Long.class, args);
+		return (count != null) ? count : 0;
+	}
+
+	long paymentsOf(String key) {
+		return count("SELECT count(*) FROM payment WHERE tenant_id = 'default' AND idempotency_key = ?", key);
+	}
+
+	long chargesOf(String key) {
+		return count("SELECT count(*) FROM gateway_charge WHERE idempotency_key = ?", GATEWAY_KEY_PREFIX + key);
+	}
+
+	/**
+	 * Return the payment of a key in the default tenant, or {@code null}.
+	 * @param key the key
+	 * @return its columns
+	 */
+	Map<String, Object> paymentOf(String key) {
+		return single(this.jdbc.queryForList(
+				"SELECT * FROM payment WHERE tenant_id = 'default' AND idempotency_key = ?", key));
+	}
+
+	/**
+	 * Return the gateway charge of a key in the default tenant, or {@code null}.
+	 * @param key the key
+	 * @return its columns
+	 */
+	Map<String, Object> chargeOf(String key) {
+		return single(this.jdbc.queryForList("SELECT * FROM gateway_charge WHERE idempotency_key = ?",
+				GATEWAY_KEY_PREFIX + key));
+	}
+
+	/**
+	 * Return the idempotency record of a key in the default tenant, or {@code null}.
+	 * @param key the key
+	 * @return its columns
+	 */
+	Map<String, Object> recordOf(String key) {
+		return this.payments.record("default", key);
+	}
+
+	long recordsInProgress() {
+		return count("SELECT count(*) FROM idempotency_record WHERE status = 'IN_PROGRESS'");
+	}
+
+	long recordsInProgressPastTheirLease() {
+		return count("SELECT count(*) FROM idempotency_record WHERE status = 'IN_PROGRESS' "
+				+ "AND locked_until <= clock_timestamp()");
+	}
+
+	private static Map<String, Object> single(List<Map<String, Object>> rows) {
+		if (rows.size() > 1) {
+			throw new AssertionError("Expected at most one row but found " + rows);
+		}
+		return rows.isEmpty() ? null : rows.get(0);
+	}
+
+}

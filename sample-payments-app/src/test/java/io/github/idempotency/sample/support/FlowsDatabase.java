@@ -1,0 +1,109 @@
+package io.github.idempotency.sample.support;
+
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Reads the effects of the cart mandate, order, webhook and ledger flows back from PostgreSQL, and
+ * empties their tables between tests.
+ */
+public final class FlowsDatabase {
+
+	private final JdbcTemplate jdbc;
+
+	public FlowsDatabase(JdbcTemplate jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/**
+	 * Delete every mandate, order, webhook run, ledger entry, payment, charge and idempotency
+	 * record.
+	 */
+	public void clear() {
+		this.jdbc.execute("TRUNCATE TABLE orders, cart_mandate_item, cart_mandate, shop_webhook_run, ledger_entry, "
+				+ "payment, gateway_charge, idempotency_record");
+	}
+
+	public long mandates() {
+		return count("SELECT count(*) FROM cart_mandate");
+	}
+
+	public long orders() {
+		return count("SELECT count(*) FROM orders");
+	}
+
+	public long ordersOf(String cartMandateId) {
+		return count("SELECT count(*) FROM orders WHERE cart_mandate_id = ?", cartMandateId);
+	}
+
+	public long webhookRuns(String eventId) {
+		return count("SELECT count(*) FROM shop_webhook_run WHERE event_id = ?", eventId);
+	}
+
+	public long webhookRuns() {
+		return count("SELECT count(*) FROM shop_webhook_run");
+	}
+
+	public long ledgerEntries(long paymentId) {
+		return count("SELECT count(*) FROM ledger_entry WHERE payment_id = ?", paymentId);
+	}
+
+	public long ledgerEntries() {
+		return count("SELECT count(*) FROM ledger_entry");
+	}
+
+	public long payments() {
+		return count("SELECT count(*) FROM payment");
+	}
+
+	public long charges(String customerId) {
+		return count("SELECT count(*) FROM gateway_charge WHERE customer_id = ?", customerId);
+	}
+
+	public long records(String operation) {
+		return count("SELECT count(*) FROM idempotency_record WHERE operation = ?", operation);
+	}
+
+	/**
+	 * Return the idempotency record of a key in the default tenant, or {@code null}.
+	 * @param operation the operation name
+	 * @param key the key
+	 * @return its columns
+	 */
+	public Map<String, Object> record(String operation, String key) {
+		List<Map<String, Object>> records = this.jdbc.queryForList(
+				"SELECT * FROM idempotency_record WHERE tenant_id = 'default' AND operation = ? AND idempotency_key = ?",
+				operation, key);
+		return records.isEmpty() ? null : records.get(0);
+	}
+
+	/**
+	 * Make a cart mandate expire a minute ago.
+	 * @param cartMandateId the mandate id
+	 */
+	public void expireMandate(String cartMandateId) {
+		update("UPDATE cart_mandate SET expires_at = now() - interval '1 minute' WHERE id = ?", cartMandateId);
+	}
+
+	/**
+	 * Make a cart mandate valid for another hour.
+	 * @param cartMandateId the mandate id
+	 */
+	public void renewMandate(String cartMandateId) {
+		update("UPDATE cart_mandate SET expires_at = now() + interval '1 hour' WHERE id = ?", cartMandateId);
+	}
+
+	private void update(String sql, String id) {
+		if (this.jdbc.update(sql, id) != 1) {
+			throw new AssertionError("No cart mandate " + id);
+		}
+	}
+
+	private long count(String sql, Object... args) {
+		Long count = this.jdbc.queryForObject(sql, Long.class, args);
+		return (count != null) ? count : 0;
+	}
+
+}
