@@ -2,7 +2,6 @@ package io.github.idempotency.core;
 
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
@@ -43,7 +42,7 @@ public final class Execution {
 
 	private final AtomicBoolean finished = new AtomicBoolean();
 
-	private volatile Future<?> heartbeat;
+	private volatile LeaseHeartbeat.Beat heartbeat;
 
 	private volatile Runnable onFinish = () -> {
 	};
@@ -84,7 +83,7 @@ public final class Execution {
 		return this.takenOver;
 	}
 
-	void heartbeat(Future<?> heartbeat) {
+	void heartbeat(LeaseHeartbeat.Beat heartbeat) {
 		this.heartbeat = heartbeat;
 	}
 
@@ -172,9 +171,9 @@ public final class Execution {
 		if (!this.finished.compareAndSet(false, true)) {
 			throw new IllegalStateException(key() + " has already been completed or released");
 		}
-		Future<?> beat = this.heartbeat;
+		LeaseHeartbeat.Beat beat = this.heartbeat;
 		if (beat != null) {
-			beat.cancel(false);
+			beat.stop();
 		}
 		this.onFinish.run();
 		this.listener.onExecutionFinished(key().operation(), Duration.ofNanos(System.nanoTime() - this.startNanos));

@@ -1,5 +1,6 @@
 package io.github.idempotency.core;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -91,6 +92,7 @@ public class IdempotencyEngine {
 		ClaimResult result;
 		try {
 			if (policy.mode() == IdempotencyMode.ATOMIC) {
+				awaitRunningHere(request.key(), policy.lease());
 				transaction = this.transactions.begin();
 				result = this.store.claim(request);
 			}
@@ -120,16 +122,37 @@ public class IdempotencyEngine {
 		this.listener.onExecutionStarted(key.operation(), claimed.takenOver());
 		Execution execution = new Execution(this.store, this.transactions, this.listener, request, claimed.token(),
 				policy, claimed.takenOver(), transaction);
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		this.running.put(key, done);
+		execution.onFinish(() -> {
+			this.running.remove(key, done);
+			done.complete(null);
+		});
 		if (transaction == null) {
-			CompletableFuture<Void> done = new CompletableFuture<>();
-			this.running.put(key, done);
-			execution.onFinish(() -> {
-				this.running.remove(key, done);
-				done.complete(null);
-			});
 			execution.heartbeat(this.heartbeat.start(key, claimed.token(), policy.lease()));
 		}
 		return execution;
+	}
+
+	/**
+	 * A duplicate of an ATOMIC request running in this JVM waits for it here rather than on the
+	 * database, where it would hold a pooled connection for as long as the first request runs; at
+	 * most one duplicate per key and instance then waits on the database.
+	 */
+	private void awaitRunningHere(IdempotencyKey key, Duration limit) {
+		CompletableFuture<Void> done = this.running.get(key);
+		if (done == null) {
+			return;
+		}
+		try {
+			done.get(limit.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			// Wait on the database from here on.
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/**

@@ -34,22 +34,29 @@ public class LeaseHeartbeat implements AutoCloseable {
 	}
 
 	/**
-	 * Keep extending the lease of a claim until the returned handle is cancelled.
+	 * Keep extending the lease of a claim until the returned beat is stopped.
 	 * @param key the claimed key
 	 * @param token the claim's fencing token
 	 * @param lease the lease to renew
-	 * @return the handle that stops the heartbeat
+	 * @return the beat, to stop when the claim ends
 	 */
-	ScheduledFuture<?> start(IdempotencyKey key, UUID token, Duration lease) {
+	Beat start(IdempotencyKey key, UUID token, Duration lease) {
 		long period = Math.max(1, lease.toMillis() / 3);
-		return this.scheduler.scheduleAtFixedRate(() -> beat(key, token, lease), period, period,
+		Beat beat = new Beat();
+		beat.future = this.scheduler.scheduleAtFixedRate(() -> beat(beat, key, token, lease), period, period,
 				TimeUnit.MILLISECONDS);
+		return beat;
 	}
 
-	private void beat(IdempotencyKey key, UUID token, Duration lease) {
+	private void beat(Beat beat, IdempotencyKey key, UUID token, Duration lease) {
+		if (beat.stopped) {
+			throw new LeaseLostSignal();
+		}
 		try {
 			if (!this.store.extendLease(key, token, lease)) {
-				logger.warn("{} was taken over while it was still running", key);
+				if (!beat.stopped) {
+					logger.warn("{} was taken over while it was still running", key);
+				}
 				throw new LeaseLostSignal();
 			}
 			logger.debug("{} lease extended by {}", key, lease);
@@ -60,6 +67,26 @@ public class LeaseHeartbeat implements AutoCloseable {
 		catch (RuntimeException ex) {
 			logger.warn("Could not extend the lease of {}; retrying at the next beat", key, ex);
 		}
+	}
+
+	/**
+	 * The heartbeat of one claim; a beat already under way when it stops finds the claim ended,
+	 * which is no takeover.
+	 */
+	static final class Beat {
+
+		private volatile boolean stopped;
+
+		private volatile ScheduledFuture<?> future;
+
+		void stop() {
+			this.stopped = true;
+			ScheduledFuture<?> scheduled = this.future;
+			if (scheduled != null) {
+				scheduled.cancel(false);
+			}
+		}
+
 	}
 
 	@Override

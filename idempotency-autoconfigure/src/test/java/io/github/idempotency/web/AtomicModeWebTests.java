@@ -4,20 +4,27 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import io.github.idempotency.core.TenantResolver;
 import io.github.idempotency.test.Http;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
@@ -28,8 +35,10 @@ import static org.awaitility.Awaitility.await;
  * ATOMIC operations: the claim, the handler's writes and the completion commit in one
  * transaction, and concurrent duplicates wait for it on the database.
  */
-@SpringBootTest(classes = WebTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "spring.datasource.hikari.maximum-pool-size=20")
+@SpringBootTest(classes = { WebTestApplication.class, AtomicModeWebTests.CountingTenants.class },
+		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "spring.datasource.hikari.maximum-pool-size=4",
+				"spring.datasource.hikari.connection-timeout=2000" })
 class AtomicModeWebTests {
 
 	static final PostgresTestDatabase database = PostgresTestDatabase.create("webatomic");
@@ -47,6 +56,12 @@ class AtomicModeWebTests {
 
 	@Autowired
 	WebTestApplication.Gate gate;
+
+	@Autowired
+	CountingTenants tenants;
+
+	@Autowired
+	HikariDataSource pool;
 
 	@AfterEach
 	void openGate() {
@@ -96,22 +111,32 @@ class AtomicModeWebTests {
 	}
 
 	@Test
-	void concurrentDuplicatesWaitForTheFirstCommitAndReplayIt() throws Exception {
+	void concurrentDuplicatesWaitInMemoryForTheFirstCommitAndReplayIt() throws Exception {
 		String value = unique();
+		String tenant = "storm-" + value;
 		Http http = new Http(this.port);
 		int duplicates = 8;
 		ExecutorService clients = Executors.newFixedThreadPool(duplicates + 1);
 		try {
 			this.gate.close();
-			CompletableFuture<HttpResponse<byte[]>> first = CompletableFuture
-				.supplyAsync(() -> http.post("/atomic").key(value).json(json(value)).send(), clients);
+			CompletableFuture<HttpResponse<byte[]>> first = CompletableFuture.supplyAsync(() -> http.post("/atomic")
+				.key(value)
+				.header("X-Tenant-Id", tenant)
+				.json(json(value))
+				.send(), clients);
 			assertThat(this.gate.awaitEntered()).isTrue();
 			List<CompletableFuture<HttpResponse<byte[]>>> others = new ArrayList<>();
 			for (int i = 0; i < duplicates; i++) {
-				others.add(CompletableFuture
-					.supplyAsync(() -> http.post("/atomic").key(value).json(json(value)).send(), clients));
+				others.add(CompletableFuture.supplyAsync(() -> http.post("/atomic")
+					.key(value)
+					.header("X-Tenant-Id", tenant)
+					.json(json(value))
+					.send(), clients));
 			}
-			await().atMost(Duration.ofSeconds(20)).until(() -> backendsWaitingOnLocks() >= duplicates);
+			await().atMost(Duration.ofSeconds(20)).until(() -> this.tenants.resolved(tenant) >= duplicates + 1);
+			await().during(Duration.ofMillis(500))
+				.atMost(Duration.ofSeconds(5))
+				.until(() -> backendsWaitingOnLocks() == 0 && this.pool.getHikariPoolMXBean().getActiveConnections() <= 1);
 			this.gate.open();
 			HttpResponse<byte[]> original = first.get();
 			assertThat(original.statusCode()).isEqualTo(201);
@@ -131,15 +156,16 @@ class AtomicModeWebTests {
 	@Test
 	void waitingDuplicateRunsItselfWhenTheFirstRollsBack() throws Exception {
 		String value = unique();
+		String tenant = "rollback-" + value;
 		Http http = new Http(this.port);
 		this.gate.close();
 		this.gate.failNext(1);
-		CompletableFuture<HttpResponse<byte[]>> first = CompletableFuture
-			.supplyAsync(() -> http.post("/atomic").key(value).json(json(value)).send());
+		CompletableFuture<HttpResponse<byte[]>> first = CompletableFuture.supplyAsync(
+				() -> http.post("/atomic").key(value).header("X-Tenant-Id", tenant).json(json(value)).send());
 		assertThat(this.gate.awaitEntered()).isTrue();
-		CompletableFuture<HttpResponse<byte[]>> duplicate = CompletableFuture
-			.supplyAsync(() -> http.post("/atomic").key(value).json(json(value)).send());
-		await().atMost(Duration.ofSeconds(20)).until(() -> backendsWaitingOnLocks() >= 1);
+		CompletableFuture<HttpResponse<byte[]>> duplicate = CompletableFuture.supplyAsync(
+				() -> http.post("/atomic").key(value).header("X-Tenant-Id", tenant).json(json(value)).send());
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.tenants.resolved(tenant) >= 2);
 		this.gate.open();
 		assertThat(first.get().statusCode()).isEqualTo(503);
 		HttpResponse<byte[]> second = duplicate.get();
@@ -174,6 +200,32 @@ class AtomicModeWebTests {
 
 	private static String unique() {
 		return UUID.randomUUID().toString();
+	}
+
+	/**
+	 * Counts, per tenant, the requests that reached the idempotency handler, so that a test knows
+	 * its duplicates have arrived.
+	 */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class CountingTenants {
+
+		private final Map<String, AtomicInteger> resolved = new ConcurrentHashMap<>();
+
+		@Bean
+		TenantResolver countingTenantResolver() {
+			DefaultTenantResolver resolver = new DefaultTenantResolver(() -> null, "X-Tenant-Id", "default");
+			return () -> {
+				String tenant = resolver.resolveTenant();
+				this.resolved.computeIfAbsent(tenant, (name) -> new AtomicInteger()).incrementAndGet();
+				return tenant;
+			};
+		}
+
+		int resolved(String tenant) {
+			AtomicInteger count = this.resolved.get(tenant);
+			return (count != null) ? count.get() : 0;
+		}
+
 	}
 
 }
