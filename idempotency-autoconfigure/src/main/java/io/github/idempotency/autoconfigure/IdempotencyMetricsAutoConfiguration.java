@@ -66,7 +66,8 @@ public final class IdempotencyMetricsAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		HandlerMethodOperationNames idempotencyHandlerMethodOperationNames(
-				ObjectProvider<RequestMappingHandlerMapping> handlerMappings, IdempotentAttributeSource attributeSource) {
+				ObjectProvider<RequestMappingHandlerMapping> handlerMappings,
+				IdempotentAttributeSource attributeSource) {
 			return new HandlerMethodOperationNames(handlerMappings, attributeSource);
 		}
 

@@ -48,7 +48,8 @@ class MetricsAutoConfigurationTests {
 		this.runner.withUserConfiguration(RegistryConfiguration.class, ShippingConfiguration.class)
 			.withPropertyValues("idempotency.operations.refunds.ttl=1h")
 			.run((context) -> {
-				assertThat(context).hasSingleBean(IdempotencyMetrics.class).hasSingleBean(IdempotencyPurgeMetrics.class);
+				assertThat(context).hasSingleBean(IdempotencyMetrics.class)
+					.hasSingleBean(IdempotencyPurgeMetrics.class);
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				for (String operation : new String[] { "refunds", "ship-order", "Shipping.cancel" }) {
 					assertThat(registry.find("idempotency.requests")

@@ -265,7 +265,9 @@ class MetricsWebTests {
 				.tag("operation", operation)
 				.counter()
 				.count();
-			Timer timer = MetricsWebTests.this.registry.get("idempotency.executions").tag("operation", operation).timer();
+			Timer timer = MetricsWebTests.this.registry.get("idempotency.executions")
+				.tag("operation", operation)
+				.timer();
 			this.executions = timer.count();
 		}
 

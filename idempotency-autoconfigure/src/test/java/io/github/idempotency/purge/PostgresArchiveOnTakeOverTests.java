@@ -111,8 +111,9 @@ class PostgresArchiveOnTakeOverTests extends ArchiveOnTakeOverContractTests {
 				assertThat(takeOver.executeUpdate()).isEqualTo(1);
 			}
 			go.countDown();
-			await().atMost(Duration.ofSeconds(30)).until(() -> this.jdbc.queryForObject("SELECT count(*) FROM "
-					+ "pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'", Long.class) > 0);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> this.jdbc.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+						+ "current_database() AND wait_event_type = 'Lock'", Long.class) > 0);
 			winner.commit();
 		}
 		assertThat(late.get(30, TimeUnit.SECONDS)).isInstanceOf(ClaimResult.Existing.class);

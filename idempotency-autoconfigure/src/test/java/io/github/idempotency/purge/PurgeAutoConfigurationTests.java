@@ -57,7 +57,8 @@ class PurgeAutoConfigurationTests {
 	void theScheduleRunsThePurgeOnItsCronWithoutEnableScheduling() {
 		this.runner.withUserConfiguration(RunListenerConfiguration.class)
 			.withPropertyValues("idempotency.purge.cron=* * * * * *")
-			.run((context) -> assertThat(context.getBean(RunListenerConfiguration.class).runs.await(10, TimeUnit.SECONDS))
+			.run((context) -> assertThat(
+					context.getBean(RunListenerConfiguration.class).runs.await(10, TimeUnit.SECONDS))
 				.isTrue());
 	}
 

@@ -77,7 +77,8 @@ final class TestRecords {
 				+ "response_body FROM " + table + " WHERE " + where + " ORDER BY idempotency_key", arguments)
 			.stream()
 			.map((row) -> {
-				row.computeIfPresent("response_body", (column, body) -> new String((byte[]) body, StandardCharsets.UTF_8));
+				row.computeIfPresent("response_body",
+						(column, body) -> new String((byte[]) body, StandardCharsets.UTF_8));
 				return row;
 			})
 			.toList();

@@ -5,10 +5,10 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +29,14 @@ public class JdbcIdempotencyRecordAdministration implements IdempotencyRecordAdm
 
 	private static final Logger logger = LoggerFactory.getLogger(JdbcIdempotencyRecordAdministration.class);
 
+	private static final int IN_PROGRESS = 0;
+
+	private static final int COMPLETED = 1;
+
+	private static final int EXPIRED = 2;
+
+	private static final int STUCK = 3;
+
 	private final JdbcOperations jdbc;
 
 	private final IdempotencySql sql;
@@ -40,17 +48,17 @@ public class JdbcIdempotencyRecordAdministration implements IdempotencyRecordAdm
 
 	@Override
 	public List<RecordCounts> countByOperation() {
-		Map<String, long[]> counts = new LinkedHashMap<>();
+		Map<String, long[]> counts = new TreeMap<>();
 		this.jdbc.query(this.sql.countByOperation(), (ResultSet rs) -> {
 			long[] count = counts.computeIfAbsent(rs.getString("operation"), (operation) -> new long[4]);
-			count[RecordStatus.valueOf(rs.getString("status")).ordinal()] += rs.getLong("records");
-			count[2] += rs.getLong("expired");
-			count[3] += rs.getLong("stuck");
+			boolean inProgress = RecordStatus.valueOf(rs.getString("status")) == RecordStatus.IN_PROGRESS;
+			count[inProgress ? IN_PROGRESS : COMPLETED] += rs.getLong("records");
+			count[EXPIRED] += rs.getLong("expired");
+			count[STUCK] += rs.getLong("stuck");
 		});
 		List<RecordCounts> result = new ArrayList<>(counts.size());
-		counts.forEach((operation, count) -> result.add(new RecordCounts(operation,
-				count[RecordStatus.IN_PROGRESS.ordinal()], count[RecordStatus.COMPLETED.ordinal()], count[2], count[3])));
-		result.sort((a, b) -> a.operation().compareTo(b.operation()));
+		counts.forEach((operation, count) -> result
+			.add(new RecordCounts(operation, count[IN_PROGRESS], count[COMPLETED], count[EXPIRED], count[STUCK])));
 		return result;
 	}
 
