@@ -68,7 +68,8 @@ public final class IdempotencySql {
 		String insert = "INSERT INTO " + TABLE + " (tenant_id, operation, idempotency_key, status, "
 				+ "request_fingerprint, fencing_token, locked_until, created_at, expires_at) VALUES (?, ?, ?, "
 				+ "'IN_PROGRESS', ?, ?, " + nowPlusMillis + ", " + now + ", " + nowPlusMillis + ")";
-		this.claim = (platform == DatabasePlatform.POSTGRESQL) ? postgresClaim(insert, recordColumns) : insert;
+		this.claim = (platform == DatabasePlatform.POSTGRESQL) ? postgresClaim(recordColumns, now, nowPlusMillis)
+				: insert;
 		this.takeOver = "UPDATE " + TABLE + " SET status = 'IN_PROGRESS', request_fingerprint = ?, fencing_token = ?, "
 				+ "locked_until = " + nowPlusMillis + ", created_at = " + now + ", completed_at = NULL, expires_at = "
 				+ nowPlusMillis + ", response_status = NULL, response_headers = NULL, response_body = NULL WHERE "
@@ -175,17 +176,22 @@ public final class IdempotencySql {
 	}
 
 	/**
-	 * The insert on PostgreSQL is {@code ON CONFLICT DO NOTHING}, so that it never aborts an
-	 * enclosing transaction, and returns the existing record in the same round trip.
+	 * The claim on PostgreSQL reads the record first and inserts only when there is none, so that a
+	 * replay costs one index read and no write; the insert is {@code ON CONFLICT DO NOTHING}, so
+	 * that a race never aborts an enclosing transaction (it then returns no row, and is retried).
 	 */
-	private static String postgresClaim(String insert, String recordColumns) {
-		return "WITH claimed AS (" + insert + " ON CONFLICT (tenant_id, operation, idempotency_key) DO NOTHING "
-				+ "RETURNING 1) SELECT TRUE AS claimed, NULL::varchar AS status, NULL::varchar AS request_fingerprint, "
-				+ "NULL::uuid AS fencing_token, NULL::timestamptz AS locked_until, NULL::timestamptz AS created_at, "
-				+ "NULL::timestamptz AS completed_at, NULL::timestamptz AS expires_at, NULL::integer AS response_status, "
-				+ "NULL::text AS response_headers, NULL::bytea AS response_body, FALSE AS expired, "
-				+ "FALSE AS lease_expired, CAST(0 AS BIGINT) AS lease_remaining_ms FROM claimed UNION ALL SELECT FALSE, "
-				+ recordColumns + " FROM " + TABLE + " WHERE " + KEY_MATCH + " AND NOT EXISTS (SELECT 1 FROM claimed)";
+	private static String postgresClaim(String recordColumns, String now, String nowPlusMillis) {
+		return "WITH existing AS (SELECT " + recordColumns + " FROM " + TABLE + " WHERE " + KEY_MATCH
+				+ "), claimed AS (INSERT INTO " + TABLE + " (tenant_id, operation, idempotency_key, status, "
+				+ "request_fingerprint, fencing_token, locked_until, created_at, expires_at) SELECT ?, ?, ?, "
+				+ "'IN_PROGRESS', ?, ?, " + nowPlusMillis + ", " + now + ", " + nowPlusMillis
+				+ " WHERE NOT EXISTS (SELECT 1 FROM existing) ON CONFLICT (tenant_id, operation, idempotency_key) "
+				+ "DO NOTHING RETURNING 1) SELECT TRUE AS claimed, NULL::varchar AS status, "
+				+ "NULL::varchar AS request_fingerprint, NULL::uuid AS fencing_token, NULL::timestamptz AS locked_until, "
+				+ "NULL::timestamptz AS created_at, NULL::timestamptz AS completed_at, NULL::timestamptz AS expires_at, "
+				+ "NULL::integer AS response_status, NULL::text AS response_headers, NULL::bytea AS response_body, "
+				+ "FALSE AS expired, FALSE AS lease_expired, CAST(0 AS BIGINT) AS lease_remaining_ms FROM claimed "
+				+ "UNION ALL SELECT FALSE, existing.* FROM existing";
 	}
 
 	public DatabasePlatform platform() {
@@ -202,8 +208,8 @@ public final class IdempotencySql {
 	}
 
 	/**
-	 * Parameters: tenant, operation, key, fingerprint, token, lease ms, ttl ms; on PostgreSQL then
-	 * tenant, operation, key again.
+	 * Parameters: on PostgreSQL tenant, operation, key first; then tenant, operation, key,
+	 * fingerprint, token, lease ms, ttl ms.
 	 * @return the claim statement
 	 */
 	public String claim() {

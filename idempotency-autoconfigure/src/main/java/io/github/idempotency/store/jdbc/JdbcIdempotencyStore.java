@@ -67,20 +67,19 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	}
 
 	/**
-	 * Insert the claim, or read the record that holds the key. Returns {@code null} when the
-	 * holder vanished or committed after this statement's snapshot, so that the caller retries.
+	 * Read the record that holds the key, or insert the claim when there is none. Returns
+	 * {@code null} when a concurrent claim committed after this statement's snapshot, so that the
+	 * caller retries.
 	 */
 	private Row insertOrSelect(ClaimRequest request, UUID token) {
 		IdempotencyKey key = request.key();
 		if (this.sql.claimReturnsExisting()) {
-			List<Row> rows = this.jdbc.query(this.sql.claim(), (ps) -> {
-				int i = bindClaim(ps, request, token);
-				bindKey(ps, i, key);
-			}, (rs, n) -> Row.of(rs, key));
+			List<Row> rows = this.jdbc.query(this.sql.claim(),
+					(ps) -> bindClaim(ps, bindKey(ps, 1, key), request, token), (rs, n) -> Row.of(rs, key));
 			return rows.isEmpty() ? null : rows.get(0);
 		}
 		try {
-			this.jdbc.update(this.sql.claim(), (ps) -> bindClaim(ps, request, token));
+			this.jdbc.update(this.sql.claim(), (ps) -> bindClaim(ps, 1, request, token));
 			return Row.CLAIMED;
 		}
 		catch (DuplicateKeyException ex) {
@@ -165,8 +164,9 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		return rows.isEmpty() ? null : rows.get(0);
 	}
 
-	private static int bindClaim(PreparedStatement ps, ClaimRequest request, UUID token) throws SQLException {
-		int i = bindKey(ps, 1, request.key());
+	private static int bindClaim(PreparedStatement ps, int index, ClaimRequest request, UUID token)
+			throws SQLException {
+		int i = bindKey(ps, index, request.key());
 		ps.setString(i++, request.fingerprint());
 		ps.setObject(i++, token);
 		ps.setLong(i++, request.lease().toMillis());
