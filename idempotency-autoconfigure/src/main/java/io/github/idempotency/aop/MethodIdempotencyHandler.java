@@ -13,6 +13,7 @@ import io.github.idempotency.core.IdempotencyKey;
 import io.github.idempotency.core.IdempotencyKeyInProgressException;
 import io.github.idempotency.core.IdempotencyKeyMismatchException;
 import io.github.idempotency.core.IdempotencyKeys;
+import io.github.idempotency.core.IdempotencyMdc;
 import io.github.idempotency.core.IdempotencyLeaseLostException;
 import io.github.idempotency.core.MissingIdempotencyKeyException;
 import io.github.idempotency.core.OperationPolicies;
@@ -62,6 +63,14 @@ public class MethodIdempotencyHandler implements IdempotentInvocationHandler, Or
 
 	@Override
 	public Object invoke(MethodInvocation invocation, IdempotentAttributes attributes) throws Throwable {
+		try (IdempotencyMdc.Scope mdc = IdempotencyMdc.scope()) {
+			IdempotencyMdc.putOperation(attributes.operationOutsideWeb());
+			return invokeIdempotently(invocation, attributes);
+		}
+	}
+
+	private Object invokeIdempotently(MethodInvocation invocation, IdempotentAttributes attributes)
+			throws Throwable {
 		String operation = attributes.operationOutsideWeb();
 		String derived = (attributes.keyExpression() != null) ? this.keyEvaluator.evaluate(attributes, invocation)
 				: null;
@@ -76,6 +85,7 @@ public class MethodIdempotencyHandler implements IdempotentInvocationHandler, Or
 		}
 		IdempotencyKey key = new IdempotencyKey(this.tenantResolver.resolveTenant(), operation,
 				IdempotencyKeys.fromDerivedValue(derived));
+		IdempotencyMdc.putKey(key.key());
 		OperationPolicy policy = this.policies.policyFor(operation, attributes.mode());
 		String fingerprint = this.fingerprinter.fingerprint(new FingerprintRequest(operation,
 				attributes.method().toGenericString(), null, "application/json",

@@ -18,10 +18,14 @@ public record IdempotencyKey(String tenant, String operation, String key) {
 		Objects.requireNonNull(key, "key");
 	}
 
+	/**
+	 * Return a form safe to log: the operation, and hashes of the tenant, which may name a
+	 * principal, and of the key.
+	 */
 	@Override
 	public String toString() {
-		return "IdempotencyKey[tenant=" + this.tenant + ", operation=" + this.operation + ", key#="
-				+ KeyHashes.shortHash(this.key) + "]";
+		return "IdempotencyKey[operation=" + this.operation + ", tenant#=" + KeyHashes.shortHash(this.tenant)
+				+ ", key#=" + KeyHashes.shortHash(this.key) + "]";
 	}
 
 }

@@ -53,12 +53,48 @@ public final class IdempotencyMdc {
 	}
 
 	/**
+	 * Remember the entries of an enclosing idempotent call, such as the HTTP request a service
+	 * method runs in, to restore them when the returned scope closes.
+	 * @return the scope
+	 */
+	public static Scope scope() {
+		String operation = MDC.get(OPERATION);
+		String key = MDC.get(KEY_HASH);
+		String outcome = MDC.get(OUTCOME);
+		return () -> {
+			restore(OPERATION, operation);
+			restore(KEY_HASH, key);
+			restore(OUTCOME, outcome);
+		};
+	}
+
+	private static void restore(String name, String value) {
+		if (value != null) {
+			MDC.put(name, value);
+		}
+		else {
+			MDC.remove(name);
+		}
+	}
+
+	/**
 	 * Remove every entry this class puts.
 	 */
 	public static void clear() {
 		MDC.remove(OPERATION);
 		MDC.remove(KEY_HASH);
 		MDC.remove(OUTCOME);
+	}
+
+	/**
+	 * Restores the MDC entries an idempotent call found when it started.
+	 */
+	@FunctionalInterface
+	public interface Scope extends AutoCloseable {
+
+		@Override
+		void close();
+
 	}
 
 }

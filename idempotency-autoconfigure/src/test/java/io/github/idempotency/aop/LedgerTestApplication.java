@@ -1,9 +1,11 @@
 package io.github.idempotency.aop;
 
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.slf4j.MDC;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -46,6 +48,8 @@ class LedgerTestApplication {
 
 		final AtomicInteger transientFailures = new AtomicInteger();
 
+		volatile Map<String, String> mdcInside = Map.of();
+
 		volatile CountDownLatch entered = new CountDownLatch(0);
 
 		volatile CountDownLatch proceed = new CountDownLatch(0);
@@ -74,6 +78,12 @@ class LedgerTestApplication {
 				throw new QueryTimeoutException("failed after writing");
 			}
 			return new LedgerEntry(id, event.id(), event.amount());
+		}
+
+		@Idempotent(operation = "ledger-logged", key = "#event.id()")
+		public long postLogged(PaymentEvent event) {
+			this.mdcInside = MDC.getCopyOfContextMap();
+			return record("ledger-logged", event.id());
 		}
 
 		@Idempotent(operation = "ledger-optional", key = "#event.id()", required = false)

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
 import org.springframework.aop.framework.Advised;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -26,6 +27,8 @@ import io.github.idempotency.aop.LedgerTestApplication.LedgerEntry;
 import io.github.idempotency.aop.LedgerTestApplication.LedgerService;
 import io.github.idempotency.aop.LedgerTestApplication.PaymentEvent;
 import io.github.idempotency.core.IdempotencyKeyInProgressException;
+import io.github.idempotency.core.IdempotencyMdc;
+import io.github.idempotency.core.KeyHashes;
 import io.github.idempotency.core.IdempotencyKeyMismatchException;
 import io.github.idempotency.core.IdempotentOperationFailedException;
 import io.github.idempotency.core.MissingIdempotencyKeyException;
@@ -179,6 +182,23 @@ class MethodIdempotencyTests {
 		this.ledger.postOptionally(new PaymentEvent(null, 1));
 		this.ledger.postOptionally(new PaymentEvent(null, 1));
 		assertThat(effects("ledger-optional", "null")).isEqualTo(2);
+	}
+
+	@Test
+	void logsTheOperationAndKeyHashDuringTheCallAndRestoresTheCallersEntries() {
+		String id = unique();
+		MDC.put(IdempotencyMdc.OPERATION, "enclosing-request");
+		try {
+			this.ledger.postLogged(new PaymentEvent(id, 1));
+			assertThat(target().mdcInside).containsEntry(IdempotencyMdc.OPERATION, "ledger-logged")
+				.containsEntry(IdempotencyMdc.KEY_HASH, KeyHashes.shortHash(id))
+				.doesNotContainValue(id);
+			assertThat(MDC.get(IdempotencyMdc.OPERATION)).isEqualTo("enclosing-request");
+			assertThat(MDC.get(IdempotencyMdc.KEY_HASH)).isNull();
+		}
+		finally {
+			MDC.clear();
+		}
 	}
 
 	private LedgerEntry call(PaymentEvent event) {
