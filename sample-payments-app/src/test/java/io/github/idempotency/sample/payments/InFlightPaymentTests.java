@@ -6,21 +6,12 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-import io.github.idempotency.sample.support.Http;
-import io.github.idempotency.sample.support.PaymentsDatabase;
-import io.github.idempotency.sample.support.PostgresDatasource;
-import io.github.idempotency.testsupport.PostgresTestDatabase;
+import io.github.idempotency.sample.support.PaymentsHttpTest;
 
 import static io.github.idempotency.sample.support.Payments.body;
 import static io.github.idempotency.sample.support.Payments.customer;
@@ -34,33 +25,9 @@ import static org.awaitility.Awaitility.await;
  * the lease holds, a takeover once it has run out (SPEC 4 and 6), on PostgreSQL.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "sample.gateway.latency=3s")
-class InFlightPaymentTests {
+class InFlightPaymentTests extends PaymentsHttpTest {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
-	static final PostgresTestDatabase database = PostgresTestDatabase.create("inflight");
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		PostgresDatasource.register(registry, database);
-	}
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	JdbcTemplate jdbc;
-
-	private Http http;
-
-	private PaymentsDatabase db;
-
-	@BeforeEach
-	void setUp() {
-		this.http = new Http(this.port);
-		this.db = new PaymentsDatabase(this.jdbc);
-		this.db.clear();
-	}
 
 	@Test
 	void answersConflictWithRetryAfterWhileSameKeyIsInProgress() throws Exception {

@@ -3,24 +3,14 @@ package io.github.idempotency.sample.payments;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-import io.github.idempotency.sample.support.Http;
-import io.github.idempotency.sample.support.PaymentsDatabase;
-import io.github.idempotency.sample.support.PostgresDatasource;
+import io.github.idempotency.sample.support.PaymentsHttpTest;
 import io.github.idempotency.sample.support.RawHttp;
-import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static io.github.idempotency.sample.support.Payments.body;
 import static io.github.idempotency.sample.support.Payments.customer;
@@ -31,34 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Malformed {@code Idempotency-Key} headers are refused with a 400 problem before anything is
  * stored or charged (SPEC 4 and 10), on PostgreSQL.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class MalformedIdempotencyKeyTests {
+class MalformedIdempotencyKeyTests extends PaymentsHttpTest {
 
 	private static final String INVALID_KEY = "urn:problem-type:idempotency:invalid-key";
-
-	static final PostgresTestDatabase database = PostgresTestDatabase.create("badkeys");
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		PostgresDatasource.register(registry, database);
-	}
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	JdbcTemplate jdbc;
-
-	private Http http;
-
-	private PaymentsDatabase db;
-
-	@BeforeEach
-	void setUp() {
-		this.http = new Http(this.port);
-		this.db = new PaymentsDatabase(this.jdbc);
-		this.db.clear();
-	}
 
 	@Test
 	void refusesEmptyKey() {

@@ -3,21 +3,12 @@ package io.github.idempotency.sample.payments;
 import java.net.http.HttpResponse;
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
+import io.github.idempotency.sample.support.PaymentsHttpTest;
 import io.github.idempotency.sample.support.Http;
-import io.github.idempotency.sample.support.PaymentsDatabase;
-import io.github.idempotency.sample.support.PostgresDatasource;
-import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static io.github.idempotency.sample.support.Payments.body;
 import static io.github.idempotency.sample.support.Payments.customer;
@@ -28,32 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The HTTP idempotency contract of {@code POST /payments} (SPEC 4), on PostgreSQL.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class PaymentIdempotencyTests {
-
-	static final PostgresTestDatabase database = PostgresTestDatabase.create("payments");
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		PostgresDatasource.register(registry, database);
-	}
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	JdbcTemplate jdbc;
-
-	private Http http;
-
-	private PaymentsDatabase db;
-
-	@BeforeEach
-	void setUp() {
-		this.http = new Http(this.port);
-		this.db = new PaymentsDatabase(this.jdbc);
-		this.db.clear();
-	}
+class PaymentIdempotencyTests extends PaymentsHttpTest {
 
 	@Test
 	void firstRequestCreatesOnePaymentAndOneChargeAndAnswersCreated() {

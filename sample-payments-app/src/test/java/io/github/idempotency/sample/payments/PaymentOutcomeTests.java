@@ -3,23 +3,13 @@ package io.github.idempotency.sample.payments;
 import java.net.http.HttpResponse;
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-import io.github.idempotency.sample.support.Http;
-import io.github.idempotency.sample.support.PaymentsDatabase;
-import io.github.idempotency.sample.support.PostgresDatasource;
-import io.github.idempotency.testsupport.PostgresTestDatabase;
+import io.github.idempotency.sample.support.PaymentsHttpTest;
 
 import static io.github.idempotency.sample.support.Payments.body;
 import static io.github.idempotency.sample.support.Payments.customer;
@@ -31,34 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Final errors of {@code POST /payments} are stored and replayed, and transient ones release the
  * key for a retry (SPEC 5), on PostgreSQL.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class PaymentOutcomeTests {
+class PaymentOutcomeTests extends PaymentsHttpTest {
 
 	private static final String PROBLEMS = "https://payments.example/problems/";
-
-	static final PostgresTestDatabase database = PostgresTestDatabase.create("outcomes");
-
-	@DynamicPropertySource
-	static void database(DynamicPropertyRegistry registry) {
-		PostgresDatasource.register(registry, database);
-	}
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	JdbcTemplate jdbc;
-
-	private Http http;
-
-	private PaymentsDatabase db;
-
-	@BeforeEach
-	void setUp() {
-		this.http = new Http(this.port);
-		this.db = new PaymentsDatabase(this.jdbc);
-		this.db.clear();
-	}
 
 	@Test
 	void storesAndReplaysValidationProblemForNonPositiveAmount() {
