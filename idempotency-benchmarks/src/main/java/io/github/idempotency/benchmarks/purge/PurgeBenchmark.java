@@ -22,7 +22,7 @@ import io.github.idempotency.purge.PurgeResult;
  * purge unthrottled; each phase starts from the same table of expired records, and the phases run
  * interleaved for a number of rounds, so that the medians are compared.
  *
- * <p>Run it with the command in the README; arguments are {@code --name=value}: {@code threads}
+ * <p>Run it with the command in this module's README.md; arguments are {@code --name=value}: {@code threads}
  * (8), {@code seconds} (20, the longest window of a phase), {@code warm-up-seconds} (3),
  * {@code seed} (300000 expired records), {@code batch-size} (500), {@code pause-ms} (200) and
  * {@code archive} (true: the seeded {@code payments} records are archived as they are purged),

@@ -6,6 +6,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
+import io.github.idempotency.core.KeyHashes;
+
 /**
  * Holds a payment at a crash window when {@code sample.crash-windows.hold} is set and its
  * customer is marked for that window, announcing it in the log so that a test knows when to kill.
@@ -30,8 +32,8 @@ class CrashWindows {
 		if (this.hold.isZero() || this.hold.isNegative() || !payment.getCustomerId().startsWith(window.prefix)) {
 			return;
 		}
-		logger.info("Crash window {}: holding payment of {}/{} for {}", window.name, payment.getTenantId(),
-				payment.getIdempotencyKey(), this.hold);
+		logger.info("Crash window {}: holding payment of key #{} for {}", window.name,
+				KeyHashes.shortHash(payment.getIdempotencyKey()), this.hold);
 		try {
 			Thread.sleep(this.hold.toMillis());
 		}

@@ -230,7 +230,9 @@ class OperationsSurfaceTests {
 		assertThat(forced.path("released").asBoolean()).isTrue();
 		assertThat(forced.path("outcome").asString()).isEqualTo("RELEASED");
 		assertThat(this.db.record(PAYMENTS, key)).isNull();
-		assertThat(running.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).statusCode()).isEqualTo(409);
+		HttpResponse<byte[]> lost = running.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+		assertThat(lost.statusCode()).isEqualTo(409);
+		assertThat(problemType(lost)).isEqualTo("urn:problem-type:idempotency:lease-lost");
 		assertThat(release(newKey(), false).path("outcome").asString()).isEqualTo("NOT_FOUND");
 	}
 
@@ -270,10 +272,12 @@ class OperationsSurfaceTests {
 		String key = newKey();
 		CompletableFuture<HttpResponse<byte[]>> held = payAsync(key, body(customer(HELD), 2999, "USD"));
 		assertThat(held.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).statusCode()).isEqualTo(201);
-		assertThat(output.getOut().lines().filter((line) -> line.contains("Crash window") && line.contains(key)))
+		String keyHash = KeyHashes.shortHash(key);
+		assertThat(output.getOut().lines().filter((line) -> line.contains("Crash window") && line.contains(keyHash)))
 			.singleElement()
 			.asString()
-			.contains("[" + PAYMENTS + "  " + KeyHashes.shortHash(key) + "]");
+			.contains("[" + PAYMENTS + "  " + keyHash + "]")
+			.doesNotContain(key);
 	}
 
 	private HttpResponse<byte[]> pay(String key, String request) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
 
+import io.github.idempotency.core.KeyHashes;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static io.github.idempotency.sample.support.Payments.body;
@@ -61,7 +62,8 @@ abstract class ProcessCrashScenarios {
 				held.put(window, new Held(key, body, crashing.http().post("/payments").key(key).json(body).sendAsync()));
 			}
 			held.forEach((window, payment) -> crashing
-				.awaitLog("Crash window " + window.slug + ": holding payment of default/" + payment.key() + " "));
+				.awaitLog("Crash window " + window.slug + ": holding payment of key #"
+						+ KeyHashes.shortHash(payment.key()) + " "));
 			held.forEach((window, payment) -> this.crashes.put(window, new Crash(window, payment.key(), payment.body(),
 					this.db.recordOf(payment.key()), this.db.paymentOf(payment.key()), this.db.chargeOf(payment.key()))));
 			crashing.kill();
