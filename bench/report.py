@@ -1,60 +1,86 @@
-"""Turns the wrk results of bench/run.sh into a table, with each scenario's ratio to the
-baseline measured at the same number of connections, and checks the targets of SPEC 9."""
+"""Turns the wrk results of bench/run.sh into a table: per scenario and number of connections the
+median over the interleaved rounds, its ratio to the baseline's median at the same number of
+connections, and the targets of SPEC 9."""
 import json
+import statistics
 import sys
 
 TARGETS = {"leased": 0.60, "atomic": 0.80, "replay": 1.00}
+ORDER = ["baseline", "leased", "atomic", "replay", "storm"]
 
 
 def main(results_path, out_prefix, machine, storm_keys, storm_payments, storm_charges):
-    rows = [json.loads(line) for line in open(results_path) if line.strip()]
-    baseline = {}
-    for row in rows:
-        row["rps"] = row["requests"] / (row["duration_us"] / 1e6)
-        row["errors"] = row["socket_errors"] + row["status_errors"]
-        if row["scenario"] == "baseline":
-            baseline[row["connections"]] = row["rps"]
+    runs = [json.loads(line) for line in open(results_path) if line.strip()]
+    for run in runs:
+        run["rps"] = run["requests"] / (run["duration_us"] / 1e6)
+        run["errors"] = run["socket_errors"] + run["status_errors"]
+    groups = {}
+    for run in runs:
+        groups.setdefault((run["scenario"], run["connections"]), []).append(run)
+    rows = []
+    for (scenario, connections), group in groups.items():
+        rows.append({
+            "scenario": scenario,
+            "connections": connections,
+            "rounds": len(group),
+            "rps": statistics.median(r["rps"] for r in group),
+            "rps_min": min(r["rps"] for r in group),
+            "rps_max": max(r["rps"] for r in group),
+            "p50_ms": statistics.median(r["p50_us"] for r in group) / 1000,
+            "p99_ms": statistics.median(r["p99_us"] for r in group) / 1000,
+            "errors": sum(r["errors"] for r in group),
+            "requests": sum(r["requests"] for r in group),
+            "replayed": sum(r["replayed"] for r in group),
+            "statuses": merge(r["statuses"] for r in group),
+        })
+    rows.sort(key=lambda r: (r["connections"] if r["scenario"] != "storm" else 10**6, ORDER.index(r["scenario"])))
+    baseline = {r["connections"]: r["rps"] for r in rows if r["scenario"] == "baseline"}
     for row in rows:
         base = baseline.get(row["connections"])
         row["ratio"] = round(row["rps"] / base, 3) if base else None
-        target = TARGETS.get(row["scenario"])
-        row["target"] = target
-        row["meets_target"] = None if target is None or row["ratio"] is None else row["ratio"] >= target
-    storm = {
-        "keys": int(storm_keys or 0),
-        "payments": int(storm_payments or 0),
-        "gateway_charges": int(storm_charges or 0),
-    }
+        row["target"] = TARGETS.get(row["scenario"])
+        row["meets_target"] = None if row["target"] is None or row["ratio"] is None else row["ratio"] >= row["target"]
+    storm = {"keys": int(storm_keys or 0), "payments": int(storm_payments or 0),
+             "gateway_charges": int(storm_charges or 0)}
     storm["one_execution_per_key"] = storm["keys"] > 0 and storm["keys"] == storm["payments"] == storm["gateway_charges"]
+    errors = sum(row["errors"] for row in rows)
     lines = [
         f"Machine: {machine}",
         "",
-        "| scenario | connections | requests/s | p50 ms | p99 ms | ratio to baseline | target | errors | replayed |",
+        "| scenario | connections | requests/s (median, min-max) | p50 ms | p99 ms | ratio to baseline | target | errors | replayed |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
-        ratio = "" if row["ratio"] is None else f"{row['ratio']:.2f}"
+        ratio = "" if row["ratio"] is None or row["scenario"] == "storm" else f"{row['ratio']:.2f}"
         target = "" if row["target"] is None else f">= {row['target']:.2f}" + (" ok" if row["meets_target"] else " MISSED")
         lines.append(
-            f"| {row['scenario']} | {row['connections']} | {row['rps']:.0f} | {row['p50_us'] / 1000:.2f} | "
-            f"{row['p99_us'] / 1000:.2f} | {ratio} | {target} | {row['errors']} | {row['replayed']} |"
-        )
+            f"| {row['scenario']} | {row['connections']} | {row['rps']:.0f} ({row['rps_min']:.0f}-{row['rps_max']:.0f}) | "
+            f"{row['p50_ms']:.2f} | {row['p99_ms']:.2f} | {ratio} | {target} | {row['errors']} | "
+            f"{row['replayed']} of {row['requests']} |")
     lines += [
         "",
-        f"Storm: {storm['keys']} keys hit by 32 concurrent connections -> {storm['payments']} payments, "
-        f"{storm['gateway_charges']} gateway charges: "
+        f"Storm: {storm['keys']} keys, each hit by many of 32 concurrent connections -> {storm['payments']} payments, "
+        f"{storm['gateway_charges']} gateway charge attempts: "
         + ("one execution per key" if storm["one_execution_per_key"] else "NOT one execution per key"),
+        "Errors in measured runs: " + str(errors) + ("" if errors == 0 else "  (a run with errors is not a result)"),
     ]
-    errors = sum(row["errors"] for row in rows)
-    lines.append("Errors in measured runs: " + str(errors) + ("" if errors == 0 else "  (a run with errors is not a result)"))
     table = "\n".join(lines)
     print()
     print(table)
     with open(out_prefix + ".md", "w") as md:
         md.write(table + "\n")
     with open(out_prefix + ".json", "w") as out:
-        json.dump({"machine": machine, "scenarios": rows, "storm": storm, "errors": errors}, out, indent=2)
+        json.dump({"machine": machine, "scenarios": rows, "runs": runs, "storm": storm, "errors": errors}, out,
+                  indent=2)
     print(f"\nWrote {out_prefix}.json and {out_prefix}.md")
+
+
+def merge(status_maps):
+    merged = {}
+    for statuses in status_maps:
+        for status, count in statuses.items():
+            merged[status] = merged.get(status, 0) + count
+    return merged
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The benchmark of SPEC 9: starts the sample app on PostgreSQL three times - without @Idempotent
 # (baseline), LEASED and ATOMIC - and drives them over HTTP with wrk from another process.
-# Every scenario runs in this one invocation, interleaved, so that ratios compare like with like.
+# Every scenario runs in this one invocation, in interleaved rounds, and the report takes medians,
+# so that ratios compare like with like on a shared, noisy machine.
 # Prints a table and writes bench-results/<timestamp>.json and .md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DURATION=${BENCH_DURATION:-10}
+DURATION=${BENCH_DURATION:-8}
 WARMUP=${BENCH_WARMUP:-5}
+ROUNDS=${BENCH_ROUNDS:-3}
 CONNECTIONS=${BENCH_CONNECTIONS:-"1 8 32"}
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=bench-results
@@ -54,17 +56,20 @@ start_app() {
   exit 1
 }
 
-# run_wrk SCENARIO PORT MODE CONNECTIONS SECONDS [record]
+# run_wrk SCENARIO PORT MODE CONNECTIONS SECONDS [ROUND]: records the result when ROUND is given
 run_wrk() {
-  local scenario=$1 port=$2 mode=$3 connections=$4 seconds=$5 record=${6:-}
+  local scenario=$1 port=$2 mode=$3 connections=$4 seconds=$5 round=${6:-}
   local threads=$((connections < 2 ? connections : 2))
-  local line
-  line=$(BENCH_MODE=$mode BENCH_PREFIX="$scenario-$connections-$STAMP" \
+  local line prefix="$scenario-$connections-r${round:-0}-$STAMP"
+  if [ "$mode" = replay ]; then
+    prefix="$scenario-$connections-$STAMP"
+  fi
+  line=$(BENCH_MODE=$mode BENCH_PREFIX="$prefix" \
     wrk -t"$threads" -c"$connections" -d"${seconds}s" --timeout 30s -s bench/payments.lua \
     "http://127.0.0.1:$port" | grep '^BENCH_RESULT ' | sed 's/^BENCH_RESULT //')
-  if [ -n "$record" ]; then
-    echo "{\"scenario\":\"$scenario\",\"connections\":$connections,${line#\{}" >>"$RESULTS"
-    printf '  %-9s c=%-3s %s\n' "$scenario" "$connections" "$line"
+  if [ -n "$round" ]; then
+    echo "{\"scenario\":\"$scenario\",\"connections\":$connections,\"round\":$round,${line#\{}" >>"$RESULTS"
+    printf '  round %s %-9s c=%-3s %s\n' "$round" "$scenario" "$connections" "$line"
   fi
 }
 
@@ -78,15 +83,19 @@ for port in 18081 18082 18083; do
   run_wrk warmup "$port" fresh 8 $((WARMUP * 2))
 done
 
-echo "Measuring ${DURATION}s per scenario"
+echo "Measuring ${DURATION}s per scenario, $ROUNDS interleaved rounds"
 for c in $CONNECTIONS; do
-  run_wrk baseline 18081 fresh "$c" "$DURATION" record
-  run_wrk leased 18082 fresh "$c" "$DURATION" record
-  run_wrk atomic 18083 fresh "$c" "$DURATION" record
   run_wrk replay 18082 replay "$c" "$WARMUP"
-  run_wrk replay 18082 replay "$c" "$DURATION" record
+  for round in $(seq 1 "$ROUNDS"); do
+    run_wrk baseline 18081 fresh "$c" "$DURATION" "$round"
+    run_wrk leased 18082 fresh "$c" "$DURATION" "$round"
+    run_wrk atomic 18083 fresh "$c" "$DURATION" "$round"
+    run_wrk replay 18082 replay "$c" "$DURATION" "$round"
+  done
 done
-run_wrk storm 18082 storm 32 "$DURATION" record
+for round in $(seq 1 "$ROUNDS"); do
+  run_wrk storm 18082 storm 32 "$DURATION" "$round"
+done
 
 storm_keys=$(psql -tA -h 127.0.0.1 -U postgres -d "$DB" -c \
   "SELECT count(DISTINCT idempotency_key) FROM payment WHERE idempotency_key LIKE 'storm-%'")

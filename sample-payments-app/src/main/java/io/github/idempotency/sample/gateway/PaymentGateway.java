@@ -6,9 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -30,11 +29,9 @@ public class PaymentGateway {
 
 	private final Set<String> failedFlakyCustomers = ConcurrentHashMap.newKeySet();
 
-	public PaymentGateway(JdbcTemplate jdbc, PlatformTransactionManager transactionManager,
-			GatewayProperties properties) {
-		this.jdbc = jdbc;
-		this.transactions = new TransactionTemplate(transactionManager);
-		this.transactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+	PaymentGateway(GatewayDataSource dataSource, GatewayProperties properties) {
+		this.jdbc = new JdbcTemplate(dataSource.dataSource());
+		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource.dataSource()));
 		this.properties = properties;
 	}
 
