@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 DURATION=${BENCH_DURATION:-8}
 WARMUP=${BENCH_WARMUP:-5}
-ROUNDS=${BENCH_ROUNDS:-3}
+ROUNDS=${BENCH_ROUNDS:-4}
 CONNECTIONS=${BENCH_CONNECTIONS:-"1 8 32"}
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=bench-results
@@ -87,10 +87,18 @@ echo "Measuring ${DURATION}s per scenario, $ROUNDS interleaved rounds"
 for c in $CONNECTIONS; do
   run_wrk replay 18082 replay "$c" "$WARMUP"
   for round in $(seq 1 "$ROUNDS"); do
-    run_wrk baseline 18081 fresh "$c" "$DURATION" "$round"
-    run_wrk leased 18082 fresh "$c" "$DURATION" "$round"
-    run_wrk atomic 18083 fresh "$c" "$DURATION" "$round"
-    run_wrk replay 18082 replay "$c" "$DURATION" "$round"
+    # Odd rounds run baseline first, even rounds last, so that drift favours no scenario.
+    if [ $((round % 2)) -eq 1 ]; then
+      run_wrk baseline 18081 fresh "$c" "$DURATION" "$round"
+      run_wrk leased 18082 fresh "$c" "$DURATION" "$round"
+      run_wrk atomic 18083 fresh "$c" "$DURATION" "$round"
+      run_wrk replay 18082 replay "$c" "$DURATION" "$round"
+    else
+      run_wrk replay 18082 replay "$c" "$DURATION" "$round"
+      run_wrk atomic 18083 fresh "$c" "$DURATION" "$round"
+      run_wrk leased 18082 fresh "$c" "$DURATION" "$round"
+      run_wrk baseline 18081 fresh "$c" "$DURATION" "$round"
+    fi
   done
 done
 for round in $(seq 1 "$ROUNDS"); do

@@ -48,7 +48,7 @@ class EmbeddedH2StartupTests {
 		assertThat(this.environment.getProperty("spring.jpa.hibernate.ddl-auto")).isEqualTo("validate");
 		assertThat(this.jdbc.queryForList("SELECT \"version\" FROM \"flyway_schema_history\" "
 				+ "WHERE \"success\" AND \"type\" = 'SQL' ORDER BY \"installed_rank\"", String.class))
-			.containsExactly("1", "2", "3", "4", "5", "6");
+			.containsExactly("1", "2", "3", "4", "5", "6", "7");
 		Http http = new Http(this.port);
 		String key = newKey();
 		String request = body(customer("c-"), 2999, "USD");
