@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.github.idempotency.core.KeyHashes;
-import io.github.idempotency.test.Http;
+import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 import io.github.idempotency.web.WebTestApplication;
 

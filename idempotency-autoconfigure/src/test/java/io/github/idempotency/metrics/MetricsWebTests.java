@@ -32,7 +32,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import io.github.idempotency.annotation.Idempotent;
 import io.github.idempotency.core.Outcome;
-import io.github.idempotency.test.Http;
+import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 import io.github.idempotency.web.WebTestApplication;
 

@@ -26,7 +26,7 @@ import io.github.idempotency.core.IdempotencyListener;
 import io.github.idempotency.core.IdempotencyMdc;
 import io.github.idempotency.core.KeyHashes;
 import io.github.idempotency.core.Outcome;
-import io.github.idempotency.test.Http;
+import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -22,7 +22,7 @@ import io.github.idempotency.store.jdbc.DatabasePlatform;
 import io.github.idempotency.store.jdbc.IdempotencySql;
 import io.github.idempotency.store.jdbc.JdbcIdempotencyStore;
 import io.github.idempotency.store.schema.IdempotencySchemaInitializer;
-import io.github.idempotency.test.Http;
+import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -13,7 +13,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import io.github.idempotency.sample.support.Http;
+import io.github.idempotency.testsupport.Http;
 
 import static io.github.idempotency.sample.support.Payments.body;
 import static io.github.idempotency.sample.support.Payments.customer;

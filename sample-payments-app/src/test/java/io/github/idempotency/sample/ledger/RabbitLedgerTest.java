@@ -19,7 +19,7 @@ import io.github.idempotency.sample.SamplePaymentsApplication;
 import io.github.idempotency.sample.messaging.MessagingProperties;
 import io.github.idempotency.sample.payments.PaymentSucceeded;
 import io.github.idempotency.sample.support.FlowsDatabase;
-import io.github.idempotency.sample.support.Http;
+import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.sample.support.PostgresDatasource;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 

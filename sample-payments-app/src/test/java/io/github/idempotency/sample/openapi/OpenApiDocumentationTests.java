@@ -5,7 +5,7 @@ import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-import io.github.idempotency.sample.support.Http;
+import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.sample.support.PostgresFlowTest;
 
 import static io.github.idempotency.sample.support.Payments.json;

@@ -32,7 +32,7 @@ import io.github.idempotency.purge.PurgeResult;
 import io.github.idempotency.sample.payments.PaymentController;
 import io.github.idempotency.sample.support.Carts;
 import io.github.idempotency.sample.support.FlowsDatabase;
-import io.github.idempotency.sample.support.Http;
+import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.sample.support.PostgresDatasource;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 

@@ -8,7 +8,7 @@ import tools.jackson.databind.JsonNode;
 
 
 import io.github.idempotency.sample.support.PaymentsHttpTest;
-import io.github.idempotency.sample.support.Http;
+import io.github.idempotency.testsupport.Http;
 
 import static io.github.idempotency.sample.support.Payments.body;
 import static io.github.idempotency.sample.support.Payments.customer;

@@ -12,7 +12,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import io.github.idempotency.sample.support.Http;
+import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.sample.support.PaymentsDatabase;
 import io.github.idempotency.sample.support.PostgresDatasource;
 import io.github.idempotency.testsupport.PostgresTestDatabase;

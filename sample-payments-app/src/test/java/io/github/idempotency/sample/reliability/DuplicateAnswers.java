@@ -12,7 +12,7 @@ import tools.jackson.databind.JsonNode;
 
 import io.github.idempotency.sample.reliability.DuplicateStorm.Answer;
 import io.github.idempotency.sample.reliability.DuplicateStorm.Payment;
-import io.github.idempotency.sample.support.Http;
+import io.github.idempotency.testsupport.Http;
 
 import static io.github.idempotency.sample.support.Payments.json;
 import static org.assertj.core.api.Assertions.assertThat;

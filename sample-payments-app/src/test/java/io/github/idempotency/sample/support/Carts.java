@@ -3,6 +3,8 @@ package io.github.idempotency.sample.support;
 import java.net.http.HttpResponse;
 import java.util.UUID;
 
+import io.github.idempotency.testsupport.Http;
+
 /**
  * Request bodies for the cart mandate and order APIs.
  */

@@ -8,6 +8,8 @@ import java.util.UUID;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import io.github.idempotency.testsupport.Http;
+
 /**
  * Signs and sends shop webhooks as the shop does, with the sample's default secret.
  */
