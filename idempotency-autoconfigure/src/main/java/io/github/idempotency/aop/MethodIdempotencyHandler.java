@@ -63,15 +63,15 @@ public class MethodIdempotencyHandler implements IdempotentInvocationHandler, Or
 
 	@Override
 	public Object invoke(MethodInvocation invocation, IdempotentAttributes attributes) throws Throwable {
+		String operation = attributes.operationOutsideWeb();
 		try (IdempotencyMdc.Scope mdc = IdempotencyMdc.scope()) {
-			IdempotencyMdc.putOperation(attributes.operationOutsideWeb());
-			return invokeIdempotently(invocation, attributes);
+			IdempotencyMdc.putOperation(operation);
+			return invokeIdempotently(invocation, attributes, operation);
 		}
 	}
 
-	private Object invokeIdempotently(MethodInvocation invocation, IdempotentAttributes attributes)
-			throws Throwable {
-		String operation = attributes.operationOutsideWeb();
+	private Object invokeIdempotently(MethodInvocation invocation, IdempotentAttributes attributes,
+			String operation) throws Throwable {
 		String derived = (attributes.keyExpression() != null) ? this.keyEvaluator.evaluate(attributes, invocation)
 				: null;
 		if (derived == null) {

@@ -48,14 +48,15 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 	}
 
 	/**
-	 * Return the body captured so far.
+	 * Return the body captured so far, without copying it, so that the bytes stored for replay
+	 * are the very bytes sent; nothing writes to the buffer once the handler is done.
 	 * @return the body bytes
 	 */
 	byte[] capturedBody() {
 		if (this.writer != null) {
 			this.writer.flush();
 		}
-		return this.buffer.toByteArray();
+		return this.buffer.toByteArrayUnsafe();
 	}
 
 	/**
