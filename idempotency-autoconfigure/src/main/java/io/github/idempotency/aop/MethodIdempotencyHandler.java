@@ -2,7 +2,9 @@ package io.github.idempotency.aop;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.core.Ordered;
+import org.springframework.transaction.UnexpectedRollbackException;
 
+import io.github.idempotency.core.Completion;
 import io.github.idempotency.core.Decision;
 import io.github.idempotency.core.Disposition;
 import io.github.idempotency.core.Execution;
@@ -92,8 +94,65 @@ public class MethodIdempotencyHandler implements IdempotentInvocationHandler, Or
 				this.codec.arguments(invocation.getArguments())));
 		Decision decision = this.engine.begin(key, fingerprint, policy);
 		if (decision instanceof Decision.Proceed proceed) {
-			return run(invocation, proceed.execution());
+			return run(invocation, proceed.execution(), attributes);
 		}
+		return answer(decision, attributes);
+	}
+
+	private Object run(MethodInvocation invocation, Execution execution, IdempotentAttributes attributes)
+			throws Throwable {
+		Object result;
+		try (IdempotencyContext.Scope scope = execution.context().open()) {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			try {
+				if (this.classifier.classify(ex) == Disposition.STORE) {
+					Completion completion = execution.complete(this.codec.threw(ex), true);
+					if (completion instanceof Completion.Superseded superseded) {
+						return answer(superseded.decision(), attributes);
+					}
+				}
+				else {
+					execution.release();
+				}
+			}
+			catch (RuntimeException storeFailure) {
+				ex.addSuppressed(storeFailure);
+			}
+			throw ex;
+		}
+		StoredResponse response;
+		try {
+			response = this.codec.returned(result, attributes.method());
+		}
+		catch (RuntimeException ex) {
+			execution.release();
+			throw new IllegalStateException("The result of " + execution.key() + " cannot be stored, so its key was "
+					+ "released: " + ex.getMessage(), ex);
+		}
+		Completion completion;
+		try {
+			completion = execution.complete(response, false);
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("Could not store the result of " + execution.key()
+					+ "; it runs again on a retry once its lease runs out", ex);
+		}
+		if (completion instanceof Completion.TakenOver) {
+			throw new IdempotencyLeaseLostException(execution.policy().lease());
+		}
+		if (completion instanceof Completion.RolledBack) {
+			throw new UnexpectedRollbackException("The transaction of " + execution.key() + " was marked "
+					+ "rollback-only, so its writes rolled back and nothing was stored");
+		}
+		if (completion instanceof Completion.Superseded superseded) {
+			return answer(superseded.decision(), attributes);
+		}
+		return result;
+	}
+
+	private Object answer(Decision decision, IdempotentAttributes attributes) {
 		if (decision instanceof Decision.Replay replay) {
 			return this.codec.replay(replay.response(), attributes.method());
 		}
@@ -102,43 +161,6 @@ public class MethodIdempotencyHandler implements IdempotentInvocationHandler, Or
 		}
 		throw new IdempotencyKeyMismatchException(
 				"This idempotency key was already used for a call with different arguments.");
-	}
-
-	private Object run(MethodInvocation invocation, Execution execution) throws Throwable {
-		Object result;
-		try (IdempotencyContext.Scope scope = new IdempotencyContext(execution.key(), execution.token()).open()) {
-			result = invocation.proceed();
-		}
-		catch (Throwable ex) {
-			if (this.classifier.classify(ex) == Disposition.STORE) {
-				execution.complete(this.codec.threw(ex), true);
-			}
-			else {
-				execution.release();
-			}
-			throw ex;
-		}
-		StoredResponse response;
-		try {
-			response = this.codec.returned(result);
-		}
-		catch (RuntimeException ex) {
-			execution.release();
-			throw new IllegalStateException("The result of " + execution.key() + " cannot be stored as JSON, so its "
-					+ "key was released; make the return type of an @Idempotent method serializable", ex);
-		}
-		boolean stored;
-		try {
-			stored = execution.complete(response, false);
-		}
-		catch (RuntimeException ex) {
-			throw new IllegalStateException("Could not store the result of " + execution.key()
-					+ "; it runs again on a retry once its lease runs out", ex);
-		}
-		if (!stored) {
-			throw new IdempotencyLeaseLostException(execution.policy().lease());
-		}
-		return result;
 	}
 
 	@Override

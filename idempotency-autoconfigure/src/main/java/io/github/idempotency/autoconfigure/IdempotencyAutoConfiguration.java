@@ -1,21 +1,28 @@
 package io.github.idempotency.autoconfigure;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import javax.sql.DataSource;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.ClassUtils;
 import tools.jackson.databind.json.JsonMapper;
@@ -39,7 +46,11 @@ import io.github.idempotency.core.OutcomeClassifier;
 import io.github.idempotency.core.RequestFingerprinter;
 import io.github.idempotency.core.Sha256RequestFingerprinter;
 import io.github.idempotency.core.TenantResolver;
+import io.github.idempotency.metrics.BeanMethodOperationNames;
+import io.github.idempotency.metrics.HandlerMethodOperationNames;
+import io.github.idempotency.metrics.IdempotentOperationNames;
 import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.store.jdbc.JdbcIdempotencyStore;
 import io.github.idempotency.web.DefaultTenantResolver;
 import io.github.idempotency.web.SecurityPrincipalName;
 
@@ -49,28 +60,58 @@ import io.github.idempotency.web.SecurityPrincipalName;
  */
 @AutoConfiguration(after = IdempotencyJdbcStoreAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)
-@ConditionalOnBean(IdempotencyStore.class)
 @EnableConfigurationProperties(IdempotencyProperties.class)
 public final class IdempotencyAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	IdempotencyEngine idempotencyEngine(IdempotencyStore store, ObjectProvider<IdempotencyListener> listeners,
-			IdempotencyTransactions transactions, LeaseHeartbeat leaseHeartbeat) {
-		return new IdempotencyEngine(store, new CompositeIdempotencyListener(listeners.orderedStream().toList()),
+	IdempotencyEngine idempotencyEngine(ObjectProvider<IdempotencyStore> store,
+			ObjectProvider<IdempotencyListener> listeners, IdempotencyTransactions transactions,
+			LeaseHeartbeat leaseHeartbeat) {
+		return new IdempotencyEngine(requireStore(store), new CompositeIdempotencyListener(listeners.orderedStream().toList()),
 				transactions, leaseHeartbeat);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	IdempotencyTransactions idempotencyTransactions(ObjectProvider<PlatformTransactionManager> transactionManager) {
-		return new IdempotencyTransactions(transactionManager.getIfUnique());
+	IdempotencyTransactions idempotencyTransactions(ObjectProvider<PlatformTransactionManager> transactionManager,
+			ObjectProvider<IdempotencyStore> store, ObjectProvider<DataSource> dataSource) {
+		return new IdempotencyTransactions(transactionManager.getIfUnique(),
+				(requireStore(store) instanceof JdbcIdempotencyStore) ? dataSource.getIfUnique() : null);
 	}
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	LeaseHeartbeat idempotencyLeaseHeartbeat(IdempotencyStore store) {
-		return new LeaseHeartbeat(store);
+	LeaseHeartbeat idempotencyLeaseHeartbeat(ObjectProvider<IdempotencyStore> store) {
+		return new LeaseHeartbeat(requireStore(store));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	BeanMethodOperationNames idempotencyBeanMethodOperationNames(ConfigurableListableBeanFactory beanFactory,
+			IdempotentAttributeSource attributeSource, ObjectProvider<HandlerMethodOperationNames> handlerMethods) {
+		return new BeanMethodOperationNames(beanFactory, attributeSource, handlerMethods.getIfAvailable() != null);
+	}
+
+	@Bean
+	static OperationSettingsCheck idempotencyOperationSettingsCheck(Environment environment,
+			ObjectProvider<IdempotentOperationNames> names) {
+		return new OperationSettingsCheck(Binder.get(environment)
+			.bind("idempotency.operations", Bindable.mapOf(String.class, IdempotencyProperties.Operation.class))
+			.map(Map::keySet)
+			.orElse(Set.of()), names);
+	}
+
+	/**
+	 * Return the store, which the starter cannot do without: an application with
+	 * {@code @Idempotent} methods and no store must not start as if they were guarded.
+	 */
+	private static IdempotencyStore requireStore(ObjectProvider<IdempotencyStore> store) {
+		IdempotencyStore available = store.getIfAvailable();
+		if (available == null) {
+			throw new NoIdempotencyStoreException();
+		}
+		return available;
 	}
 
 	@Bean

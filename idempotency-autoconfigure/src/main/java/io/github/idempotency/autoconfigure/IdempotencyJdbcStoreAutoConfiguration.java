@@ -14,6 +14,7 @@ import org.springframework.boot.jpa.autoconfigure.EntityManagerFactoryBuilderCus
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.util.ClassUtils;
 
 import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.store.jdbc.DatabasePlatform;
@@ -42,6 +43,15 @@ public final class IdempotencyJdbcStoreAutoConfiguration {
 		});
 		return new JdbcIdempotencyStore(new JdbcTemplate(dataSource),
 				IdempotencySql.forPlatform(DatabasePlatform.of(dataSource)));
+	}
+
+	@Bean
+	IdempotencySchemaCheck idempotencySchemaCheck(DataSource dataSource, ObjectProvider<IdempotencyStore> store,
+			IdempotencyProperties properties) {
+		boolean migrate = properties.getSchema().isMigrate()
+				&& ClassUtils.isPresent("org.flywaydb.core.Flyway", IdempotencySchemaCheck.class.getClassLoader());
+		return new IdempotencySchemaCheck(dataSource,
+				() -> store.getIfAvailable() instanceof JdbcIdempotencyStore, migrate);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -3,23 +3,17 @@ package io.github.idempotency.autoconfigure;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
-import io.github.idempotency.aop.IdempotentAttributeSource;
 import io.github.idempotency.core.IdempotencyEngine;
-import io.github.idempotency.metrics.BeanMethodOperationNames;
-import io.github.idempotency.metrics.HandlerMethodOperationNames;
 import io.github.idempotency.metrics.IdempotencyMeterRegistrar;
 import io.github.idempotency.metrics.IdempotencyMetrics;
 import io.github.idempotency.metrics.IdempotencyPurgeMetrics;
@@ -49,28 +43,6 @@ public final class IdempotencyMetricsAutoConfiguration {
 	IdempotencyMeterRegistrar idempotencyMeterRegistrar(IdempotencyMetrics metrics,
 			ObjectProvider<IdempotentOperationNames> names) {
 		return new IdempotencyMeterRegistrar(metrics, names);
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	BeanMethodOperationNames idempotencyBeanMethodOperationNames(ConfigurableListableBeanFactory beanFactory,
-			IdempotentAttributeSource attributeSource, ObjectProvider<HandlerMethodOperationNames> handlerMethods) {
-		return new BeanMethodOperationNames(beanFactory, attributeSource, handlerMethods.getIfAvailable() != null);
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-	@ConditionalOnClass(RequestMappingHandlerMapping.class)
-	static class HandlerMethodNamesConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		HandlerMethodOperationNames idempotencyHandlerMethodOperationNames(
-				ObjectProvider<RequestMappingHandlerMapping> handlerMappings,
-				IdempotentAttributeSource attributeSource) {
-			return new HandlerMethodOperationNames(handlerMappings, attributeSource);
-		}
-
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,5 +1,6 @@
 package io.github.idempotency.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -11,6 +12,7 @@ import org.springframework.core.Ordered;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import io.github.idempotency.aop.IdempotentAttributeSource;
 import io.github.idempotency.aop.KeyExpressionEvaluator;
@@ -19,6 +21,7 @@ import io.github.idempotency.core.OperationPolicies;
 import io.github.idempotency.core.OutcomeClassifier;
 import io.github.idempotency.core.RequestFingerprinter;
 import io.github.idempotency.core.TenantResolver;
+import io.github.idempotency.metrics.HandlerMethodOperationNames;
 import io.github.idempotency.web.IdempotencyExceptionResolver;
 import io.github.idempotency.web.IdempotencyFilter;
 import io.github.idempotency.web.IdempotencyHandlerInterceptor;
@@ -37,10 +40,11 @@ import io.github.idempotency.web.WebIdempotencyHandler;
 public final class IdempotencyWebMvcAutoConfiguration {
 
 	/**
-	 * Order of the filter: after Spring Security's filter chain, so that unauthenticated requests
-	 * are refused before anything is claimed.
+	 * Order of the filter: last, so that no other filter sits between it and the handler. What
+	 * the handler writes is captured and stored as it is, and a replay leaves through the same
+	 * filters (security, logging, compression) as the first answer did.
 	 */
-	public static final int FILTER_ORDER = -90;
+	public static final int FILTER_ORDER = Ordered.LOWEST_PRECEDENCE;
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -77,6 +81,13 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	IdempotencyHandlerInterceptor idempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource,
 			WebExecutionFinisher finisher, IdempotencyProperties properties) {
 		return new IdempotencyHandlerInterceptor(attributeSource, finisher, properties.getMaxBodySize().toBytes());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	HandlerMethodOperationNames idempotencyHandlerMethodOperationNames(
+			ObjectProvider<RequestMappingHandlerMapping> handlerMappings, IdempotentAttributeSource attributeSource) {
+		return new HandlerMethodOperationNames(handlerMappings, attributeSource);
 	}
 
 	@Bean

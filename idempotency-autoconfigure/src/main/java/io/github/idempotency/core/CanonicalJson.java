@@ -1,6 +1,5 @@
 package io.github.idempotency.core;
 
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,9 +74,8 @@ public final class CanonicalJson {
 			case VALUE_STRING:
 				return new StringValue(parser.getString());
 			case VALUE_NUMBER_INT:
-				return new BigDecimal(parser.getBigIntegerValue());
 			case VALUE_NUMBER_FLOAT:
-				return parser.getDecimalValue();
+				return JsonNumber.parse(parser.getString());
 			case VALUE_TRUE:
 				return Boolean.TRUE;
 			case VALUE_FALSE:
@@ -118,8 +116,8 @@ public final class CanonicalJson {
 		else if (value instanceof StringValue string) {
 			writeString(string.value(), out);
 		}
-		else if (value instanceof BigDecimal number) {
-			out.append((number.signum() == 0) ? "0" : number.stripTrailingZeros().toString());
+		else if (value instanceof JsonNumber number) {
+			out.append(number.canonical());
 		}
 		else {
 			out.append(value);
@@ -137,6 +135,10 @@ public final class CanonicalJson {
 		return out.toString();
 	}
 
+	/**
+	 * Write a string literal; a surrogate that is not half of a pair is escaped, since UTF-8
+	 * cannot encode it and would turn it into {@code ?}, which is another string.
+	 */
 	private static void writeString(String value, StringBuilder out) {
 		out.append('"');
 		for (int i = 0; i < value.length(); i++) {
@@ -144,7 +146,7 @@ public final class CanonicalJson {
 			if (c == '"' || c == '\\') {
 				out.append('\\').append(c);
 			}
-			else if (c < 0x20) {
+			else if (c < 0x20 || (Character.isSurrogate(c) && !pairedSurrogate(value, i))) {
 				out.append(String.format("\\u%04x", (int) c));
 			}
 			else {
@@ -152,6 +154,14 @@ public final class CanonicalJson {
 			}
 		}
 		out.append('"');
+	}
+
+	private static boolean pairedSurrogate(String value, int i) {
+		char c = value.charAt(i);
+		if (Character.isHighSurrogate(c)) {
+			return i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1));
+		}
+		return i > 0 && Character.isHighSurrogate(value.charAt(i - 1));
 	}
 
 	private record StringValue(String value) {

@@ -2,12 +2,32 @@ package io.github.idempotency.core;
 
 import java.time.Duration;
 
+import io.github.idempotency.store.ClaimResult;
+import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.StoredResponse;
 
 /**
  * What the engine decided for a request: run it, replay a stored response, or refuse it.
  */
 public sealed interface Decision permits Decision.Proceed, Decision.Replay, Decision.InProgress, Decision.Mismatch {
+
+	/**
+	 * Decide how to answer a request whose key a live record holds.
+	 * @param existing the record
+	 * @param fingerprint the request's fingerprint
+	 * @param retryAfter when to retry, should the record still be in progress
+	 * @return a replay, a mismatch or in progress
+	 */
+	static Decision of(ClaimResult.Existing existing, String fingerprint, Duration retryAfter) {
+		IdempotencyRecord record = existing.record();
+		if (!record.fingerprint().equals(fingerprint)) {
+			return new Mismatch();
+		}
+		if (record.isCompleted()) {
+			return new Replay(record.response());
+		}
+		return new InProgress(retryAfter);
+	}
 
 	/**
 	 * The key was claimed: run the operation, then complete or release the execution.

@@ -15,8 +15,8 @@ import io.github.idempotency.store.StoredResponse;
 
 /**
  * A claimed key whose operation is running; it ends exactly once, by {@link #complete} or
- * {@link #release}. In ATOMIC mode it owns the transaction that the claim, the operation's writes
- * and the completion share.
+ * {@link #release}, and its outcome follows the transaction it runs in: its own (ATOMIC), its
+ * caller's (stored at the caller's commit, released at its rollback), or none (LEASED).
  */
 public final class Execution {
 
@@ -83,6 +83,24 @@ public final class Execution {
 		return this.takenOver;
 	}
 
+	/**
+	 * Return whether this execution still holds its key: an ATOMIC claim holds it by its row lock
+	 * until it ends; a LEASED one while its lease is confirmed by its heartbeat.
+	 * @return whether the lease is held
+	 */
+	public boolean leaseHeld() {
+		LeaseHeartbeat.Beat beat = this.heartbeat;
+		return beat == null || beat.held();
+	}
+
+	/**
+	 * Return the context business code sees while this execution runs.
+	 * @return the context
+	 */
+	public IdempotencyContext context() {
+		return IdempotencyContext.of(this);
+	}
+
 	void heartbeat(LeaseHeartbeat.Beat heartbeat) {
 		this.heartbeat = heartbeat;
 	}
@@ -92,91 +110,247 @@ public final class Execution {
 	}
 
 	/**
-	 * Store the response for replay. In ATOMIC mode the operation's writes commit with it, unless
-	 * they must be discarded: then they roll back and the response is stored on its own.
+	 * Offer the response for storing, to be replayed from now on.
+	 * <ul>
+	 * <li>ATOMIC in a transaction of its own: the operation's writes commit with it; when the
+	 * operation failed finally they roll back and the response is stored on its own; when its
+	 * transaction is rollback-only, nothing is stored and the key is released.</li>
+	 * <li>ATOMIC joined to a caller's transaction: stored in it, so the caller's commit completes
+	 * it; when the operation failed, the transaction is marked rollback-only, as a participating
+	 * {@code @Transactional} method does.</li>
+	 * <li>LEASED in a caller's transaction: stored at the caller's commit (in it, where the store
+	 * shares the transaction), released at its rollback.</li>
+	 * <li>LEASED otherwise: stored at once.</li>
+	 * </ul>
 	 * @param response the response
-	 * @param discardEffects whether the operation failed, so that its own writes must not commit
-	 * @return {@code false} if the lease was taken over meanwhile and nothing was stored
+	 * @param failed whether the operation failed finally, so that its own writes must not commit
+	 * @return how it ended
 	 */
-	public boolean complete(StoredResponse response, boolean discardEffects) {
-		finish();
-		Outcome outcome = Outcome.RELEASED;
+	public Completion complete(StoredResponse response, boolean failed) {
+		begin();
+		if (this.transaction != null) {
+			stopHeartbeat();
+			return this.transaction.isNewTransaction() ? completeAtomically(response, failed)
+					: completeInCallerTransaction(response, failed);
+		}
+		if (this.transactions.callerTransactionActive()) {
+			return completeWithCaller(response);
+		}
+		stopHeartbeat();
+		boolean stored = false;
 		try {
-			boolean stored = (this.transaction != null) ? completeAtomically(response, discardEffects)
-					: this.transactions.outside(() -> this.store.complete(key(), this.token, response, this.policy.ttl()));
-			outcome = stored ? Outcome.EXECUTED : Outcome.TAKEN_OVER;
+			stored = this.transactions.outside(() -> this.store.complete(key(), this.token, response, ttl()));
 			logger.debug("{} {} with status {}", key(), stored ? "completed" : "was taken over; not completed",
 					response.status());
-			return stored;
 		}
 		finally {
-			this.listener.onOutcome(key().operation(), outcome);
+			end(stored ? Outcome.EXECUTED : Outcome.TAKEN_OVER);
 		}
+		return stored ? Completion.STORED : Completion.TAKEN_OVER;
 	}
 
 	/**
 	 * Give the key up so that a retry runs the operation again; in ATOMIC mode the operation's
-	 * writes roll back with the claim.
+	 * writes roll back with the claim (a joined caller's transaction is marked rollback-only).
 	 */
 	public void release() {
-		finish();
+		begin();
+		stopHeartbeat();
 		try {
 			if (this.transaction != null) {
 				this.transactions.rollback(this.transaction);
 				logger.debug("{} rolled back", key());
 			}
 			else {
-				boolean released = this.transactions.outside(() -> this.store.release(key(), this.token));
-				logger.debug("{} {}", key(), released ? "released" : "was taken over; not released");
+				releaseClaim();
 			}
 		}
 		finally {
-			this.listener.onOutcome(key().operation(), Outcome.RELEASED);
+			if (this.transaction != null && !this.transaction.isNewTransaction()) {
+				endWithCaller(Outcome.RELEASED);
+			}
+			else {
+				end(Outcome.RELEASED);
+			}
 		}
 	}
 
-	private boolean completeAtomically(StoredResponse response, boolean discardEffects) {
-		if (discardEffects || this.transaction.isRollbackOnly()) {
+	private Completion completeAtomically(StoredResponse response, boolean failed) {
+		if (failed) {
 			this.transactions.rollback(this.transaction);
 			return storeOnItsOwn(response);
 		}
+		if (this.transaction.isRollbackOnly()) {
+			this.transactions.rollback(this.transaction);
+			logger.warn("{}: its transaction was marked rollback-only, so its writes rolled back; nothing is stored "
+					+ "and a retry runs it again", key());
+			end(Outcome.RELEASED);
+			return Completion.ROLLED_BACK;
+		}
+		Outcome outcome = Outcome.RELEASED;
 		try {
-			if (!this.store.complete(key(), this.token, response, this.policy.ttl())) {
+			if (!this.store.complete(key(), this.token, response, ttl())) {
 				throw new IllegalStateException(key() + " lost its claim inside its own transaction");
 			}
+			this.transactions.commit(this.transaction);
+			outcome = Outcome.EXECUTED;
+			logger.debug("{} committed with status {}", key(), response.status());
+			return Completion.STORED;
 		}
-		catch (RuntimeException ex) {
+		finally {
 			this.transactions.rollback(this.transaction);
-			throw ex;
+			end(outcome);
 		}
-		this.transactions.commit(this.transaction);
-		return true;
 	}
 
 	/**
 	 * The operation's transaction rolled back; the final response is stored in a claim of its own,
-	 * unless a duplicate that waited on the rolled-back claim got the key first.
+	 * unless a duplicate that waited on the rolled-back claim got the key first: then the key's
+	 * outcome is the duplicate's.
 	 */
-	private boolean storeOnItsOwn(StoredResponse response) {
-		return this.transactions.outside(() -> {
-			ClaimResult result = this.store.claim(this.claim);
-			if (result instanceof ClaimResult.Claimed claimed) {
-				this.store.complete(key(), claimed.token(), response, this.policy.ttl());
-			}
-			return true;
-		});
+	private Completion storeOnItsOwn(StoredResponse response) {
+		Completion completion = Completion.TAKEN_OVER;
+		try {
+			completion = this.transactions.outside(() -> {
+				ClaimResult result = this.store.claim(this.claim);
+				if (result instanceof ClaimResult.Claimed claimed) {
+					return this.store.complete(key(), claimed.token(), response, ttl()) ? Completion.STORED
+							: Completion.TAKEN_OVER;
+				}
+				ClaimResult.Existing existing = (ClaimResult.Existing) result;
+				return new Completion.Superseded(Decision.of(existing, this.claim.fingerprint(),
+						existing.leaseRemaining()));
+			});
+			logger.debug("{} rolled back; its final response {}", key(),
+					(completion == Completion.STORED) ? "is stored" : "gave way to a duplicate");
+			return completion;
+		}
+		finally {
+			end((completion == Completion.STORED) ? Outcome.EXECUTED : Outcome.TAKEN_OVER);
+		}
 	}
 
-	private void finish() {
+	private Completion completeInCallerTransaction(StoredResponse response, boolean failed) {
+		if (failed) {
+			this.transactions.rollback(this.transaction);
+			endWithCaller(Outcome.RELEASED);
+			return Completion.ROLLED_BACK;
+		}
+		boolean stored = false;
+		try {
+			stored = this.store.complete(key(), this.token, response, ttl());
+			if (!stored) {
+				throw new IllegalStateException(key() + " lost its claim inside its caller's transaction");
+			}
+		}
+		finally {
+			if (!stored) {
+				this.transactions.rollback(this.transaction);
+			}
+			endWithCaller(Outcome.EXECUTED);
+		}
+		return Completion.STORED;
+	}
+
+	/**
+	 * A LEASED execution inside a caller's transaction: where the store shares that transaction,
+	 * the completion is written in it and commits or rolls back with it; otherwise it is written
+	 * once the caller has committed, the lease being renewed until then. Either way a rollback
+	 * releases the key.
+	 */
+	private Completion completeWithCaller(StoredResponse response) {
+		boolean joined = this.transactions.storeJoinsCallerTransaction();
+		if (joined) {
+			stopHeartbeat();
+			boolean stored;
+			try {
+				stored = this.store.complete(key(), this.token, response, ttl());
+			}
+			catch (RuntimeException ex) {
+				releaseQuietly();
+				end(Outcome.RELEASED);
+				throw ex;
+			}
+			if (!stored) {
+				end(Outcome.TAKEN_OVER);
+				return Completion.TAKEN_OVER;
+			}
+		}
+		this.transactions.afterCallerCompletion((committed) -> {
+			Outcome outcome = Outcome.RELEASED;
+			try {
+				if (committed && joined) {
+					outcome = Outcome.EXECUTED;
+				}
+				else if (committed) {
+					stopHeartbeat();
+					outcome = this.transactions.outside(() -> this.store.complete(key(), this.token, response, ttl()))
+							? Outcome.EXECUTED : Outcome.TAKEN_OVER;
+				}
+				else {
+					stopHeartbeat();
+					releaseClaim();
+				}
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not {} {} after its caller's transaction ended; it frees when its lease runs out",
+						committed ? "complete" : "release", key(), ex);
+			}
+			finally {
+				end(outcome);
+			}
+		});
+		return Completion.STORED;
+	}
+
+	private void endWithCaller(Outcome outcomeIfCommitted) {
+		this.transactions.afterCallerCompletion(
+				(committed) -> end(committed ? outcomeIfCommitted : Outcome.RELEASED));
+	}
+
+	private void releaseClaim() {
+		boolean released = this.transactions.outside(() -> this.store.release(key(), this.token));
+		logger.debug("{} {}", key(), released ? "released" : "was taken over; not released");
+	}
+
+	private void releaseQuietly() {
+		try {
+			releaseClaim();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not release {}; it frees when its lease runs out", key(), ex);
+		}
+	}
+
+	private Duration ttl() {
+		return this.policy.ttl();
+	}
+
+	private void begin() {
 		if (!this.finished.compareAndSet(false, true)) {
 			throw new IllegalStateException(key() + " has already been completed or released");
 		}
+	}
+
+	private void stopHeartbeat() {
 		LeaseHeartbeat.Beat beat = this.heartbeat;
 		if (beat != null) {
 			beat.stop();
 		}
-		this.onFinish.run();
-		this.listener.onExecutionFinished(key().operation(), Duration.ofNanos(System.nanoTime() - this.startNanos));
+	}
+
+	/**
+	 * Report how the execution ended and wake the duplicates waiting for it in this instance,
+	 * once its outcome is stored or committed, so that their next look finds it.
+	 */
+	private void end(Outcome outcome) {
+		try {
+			this.listener.onExecutionFinished(key().operation(), Duration.ofNanos(System.nanoTime() - this.startNanos));
+			this.listener.onOutcome(key().operation(), outcome);
+		}
+		finally {
+			this.onFinish.run();
+		}
 	}
 
 }

@@ -17,7 +17,6 @@ import org.springframework.transaction.TransactionStatus;
 import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
-import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
 
 /**
@@ -41,6 +40,8 @@ public class IdempotencyEngine {
 	private final LeaseHeartbeat heartbeat;
 
 	private final Map<IdempotencyKey, CompletableFuture<Void>> running = new ConcurrentHashMap<>();
+
+	private final ExecutionDurations durations = new ExecutionDurations();
 
 	public IdempotencyEngine(IdempotencyStore store, IdempotencyListener listener,
 			IdempotencyTransactions transactions, LeaseHeartbeat heartbeat) {
@@ -68,7 +69,7 @@ public class IdempotencyEngine {
 			Decision decision = attempt(request, policy);
 			long remaining = deadline - System.nanoTime();
 			if (!(decision instanceof Decision.InProgress) || remaining <= 0
-					|| !awaitChange(key, Math.min(pause, remaining))) {
+					|| !awaitChange(key, pause, remaining)) {
 				if (!(decision instanceof Decision.Proceed)) {
 					logger.debug("{} answered without running: {}", key, decision);
 					this.listener.onOutcome(key.operation(), outcomeOf(decision));
@@ -111,8 +112,13 @@ public class IdempotencyEngine {
 		if (result instanceof ClaimResult.Claimed claimed) {
 			return new Decision.Proceed(started(request, policy, claimed, transaction));
 		}
-		rollbackQuietly(transaction);
-		return decide((ClaimResult.Existing) result, request.fingerprint());
+		if (transaction != null && transaction.isNewTransaction()) {
+			// A claim that found the key taken wrote nothing; a caller's transaction it joined
+			// goes on untouched.
+			rollbackQuietly(transaction);
+		}
+		ClaimResult.Existing existing = (ClaimResult.Existing) result;
+		return Decision.of(existing, request.fingerprint(), this.durations.retryAfter(existing));
 	}
 
 	private Execution started(ClaimRequest request, OperationPolicy policy, ClaimResult.Claimed claimed,
@@ -124,7 +130,9 @@ public class IdempotencyEngine {
 				policy, claimed.takenOver(), transaction);
 		CompletableFuture<Void> done = new CompletableFuture<>();
 		this.running.put(key, done);
+		long started = System.nanoTime();
 		execution.onFinish(() -> {
+			this.durations.record(key.operation(), Duration.ofNanos(System.nanoTime() - started));
 			this.running.remove(key, done);
 			done.complete(null);
 		});
@@ -156,17 +164,18 @@ public class IdempotencyEngine {
 	}
 
 	/**
-	 * Wait until a request running in this JVM finishes, or for the pause when the key is held
-	 * elsewhere; returns {@code false} if the waiting thread was interrupted.
+	 * Wait until a request running in this JVM finishes, which wakes its duplicates once its
+	 * outcome is stored; or, when the key is held elsewhere, for the pause before the store is
+	 * asked again. Returns {@code false} if the waiting thread was interrupted.
 	 */
-	private boolean awaitChange(IdempotencyKey key, long nanos) {
+	private boolean awaitChange(IdempotencyKey key, long pause, long remaining) {
 		CompletableFuture<Void> done = this.running.get(key);
 		try {
 			if (done != null) {
-				done.get(nanos, TimeUnit.NANOSECONDS);
+				done.get(remaining, TimeUnit.NANOSECONDS);
 			}
 			else {
-				TimeUnit.NANOSECONDS.sleep(nanos);
+				TimeUnit.NANOSECONDS.sleep(Math.min(pause, remaining));
 			}
 			return true;
 		}
@@ -188,17 +197,6 @@ public class IdempotencyEngine {
 				logger.debug("Could not roll back a claim transaction", ex);
 			}
 		}
-	}
-
-	private static Decision decide(ClaimResult.Existing existing, String fingerprint) {
-		IdempotencyRecord record = existing.record();
-		if (!record.fingerprint().equals(fingerprint)) {
-			return new Decision.Mismatch();
-		}
-		if (record.isCompleted()) {
-			return new Decision.Replay(record.response());
-		}
-		return new Decision.InProgress(existing.leaseRemaining());
 	}
 
 	private static Outcome outcomeOf(Decision decision) {

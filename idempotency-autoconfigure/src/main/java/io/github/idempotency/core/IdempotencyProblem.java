@@ -48,6 +48,12 @@ public enum IdempotencyProblem {
 	LEASE_LOST(409, "lease-lost", "Idempotency lease lost"),
 
 	/**
+	 * The operation's transaction was marked rollback-only, so that its writes rolled back and
+	 * nothing was stored.
+	 */
+	ROLLED_BACK(500, "rolled-back", "Idempotent operation rolled back"),
+
+	/**
 	 * The idempotency store could not be reached.
 	 */
 	STORE_UNAVAILABLE(503, "store-unavailable", "Idempotency store unavailable");

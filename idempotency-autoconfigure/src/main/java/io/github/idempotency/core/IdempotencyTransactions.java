@@ -2,16 +2,19 @@ package io.github.idempotency.core;
 
 import java.util.function.Supplier;
 
+import javax.sql.DataSource;
+
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
+import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Runs store calls inside the application's transaction (ATOMIC) or outside any (LEASED), on the
- * application's transaction manager.
+ * Runs store calls inside the application's transaction (ATOMIC, or a caller's transaction) or
+ * outside any (LEASED), on the application's transaction manager.
  */
 public class IdempotencyTransactions {
 
@@ -20,15 +23,20 @@ public class IdempotencyTransactions {
 
 	private final PlatformTransactionManager transactionManager;
 
+	private final DataSource storeDataSource;
+
 	private final TransactionTemplate outside;
 
 	/**
 	 * Create an instance.
 	 * @param transactionManager the application's transaction manager, on the store's data
 	 * source, or {@code null} if it has none (then ATOMIC mode is unavailable)
+	 * @param storeDataSource the data source of the store, or {@code null} if the store is not
+	 * transactional
 	 */
-	public IdempotencyTransactions(PlatformTransactionManager transactionManager) {
+	public IdempotencyTransactions(PlatformTransactionManager transactionManager, DataSource storeDataSource) {
 		this.transactionManager = transactionManager;
+		this.storeDataSource = storeDataSource;
 		this.outside = (transactionManager != null) ? new TransactionTemplate(transactionManager,
 				new DefaultTransactionDefinition(TransactionDefinition.PROPAGATION_NOT_SUPPORTED)) : null;
 	}
@@ -48,6 +56,40 @@ public class IdempotencyTransactions {
 	}
 
 	/**
+	 * Return whether the calling code runs in a transaction whose outcome it can follow: one with
+	 * synchronization, so that the result is stored at its commit and released at its rollback.
+	 * @return whether a caller's transaction is active
+	 */
+	public boolean callerTransactionActive() {
+		return TransactionSynchronizationManager.isSynchronizationActive()
+				&& TransactionSynchronizationManager.isActualTransactionActive();
+	}
+
+	/**
+	 * Return whether the store's statements take part in the caller's transaction, so that what
+	 * they write commits or rolls back with it.
+	 * @return whether the store joins the current transaction
+	 */
+	public boolean storeJoinsCallerTransaction() {
+		return this.storeDataSource != null && TransactionSynchronizationManager.hasResource(this.storeDataSource);
+	}
+
+	/**
+	 * Call back when the caller's transaction has completed, after its commit or rollback.
+	 * @param callback receives whether the transaction committed
+	 */
+	public void afterCallerCompletion(CompletionCallback callback) {
+		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+			@Override
+			public void afterCompletion(int status) {
+				callback.completed(status == STATUS_COMMITTED);
+			}
+
+		});
+	}
+
+	/**
 	 * Begin, or join, the transaction of an ATOMIC operation.
 	 * @return the transaction
 	 * @throws IllegalStateException if there is no transaction manager
@@ -64,10 +106,25 @@ public class IdempotencyTransactions {
 		this.transactionManager.commit(transaction);
 	}
 
+	/**
+	 * Roll back a transaction this class began, or mark a joined one rollback-only, as a
+	 * participating {@code @Transactional} method does when it fails.
+	 * @param transaction the transaction
+	 */
 	public void rollback(TransactionStatus transaction) {
 		if (!transaction.isCompleted()) {
 			this.transactionManager.rollback(transaction);
 		}
+	}
+
+	/**
+	 * Receives the end of a caller's transaction.
+	 */
+	@FunctionalInterface
+	public interface CompletionCallback {
+
+		void completed(boolean committed);
+
 	}
 
 }

@@ -31,7 +31,7 @@ public final class KeyHashes {
 		return HexFormat.of().formatHex(sha256().digest(value.getBytes(StandardCharsets.UTF_8)));
 	}
 
-	static MessageDigest sha256() {
+	public static MessageDigest sha256() {
 		try {
 			return MessageDigest.getInstance("SHA-256");
 		}

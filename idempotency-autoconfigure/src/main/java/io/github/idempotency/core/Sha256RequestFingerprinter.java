@@ -7,9 +7,11 @@ import java.util.HexFormat;
 import java.util.Locale;
 
 /**
- * SHA-256 over the operation, the path, the query parameters in sorted order and the body, with a
- * JSON body in its {@link CanonicalJson canonical form} so that reordered members or whitespace do
- * not count as a different request.
+ * SHA-256 over the operation, the path, the query parameters in sorted order, the media type of
+ * the body (without parameters) and the body, with a JSON body in its
+ * {@link CanonicalJson canonical form} so that reordered members or whitespace do not count as a
+ * different request. The same bytes under another media type are another request: a server may
+ * read them differently.
  */
 public class Sha256RequestFingerprinter implements RequestFingerprinter {
 
@@ -19,6 +21,7 @@ public class Sha256RequestFingerprinter implements RequestFingerprinter {
 		update(digest, request.operation());
 		update(digest, request.path());
 		update(digest, sortedQuery(request.query()));
+		update(digest, mediaType(request.contentType()));
 		digest.update(body(request));
 		return HexFormat.of().formatHex(digest.digest());
 	}
@@ -37,13 +40,16 @@ public class Sha256RequestFingerprinter implements RequestFingerprinter {
 	}
 
 	static boolean isJson(String contentType) {
+		String type = mediaType(contentType);
+		return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
+	}
+
+	private static String mediaType(String contentType) {
 		if (contentType == null) {
-			return false;
+			return "";
 		}
 		int semicolon = contentType.indexOf(';');
-		String type = ((semicolon >= 0) ? contentType.substring(0, semicolon) : contentType).trim()
-			.toLowerCase(Locale.ROOT);
-		return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
+		return ((semicolon >= 0) ? contentType.substring(0, semicolon) : contentType).trim().toLowerCase(Locale.ROOT);
 	}
 
 	private static String sortedQuery(String query) {

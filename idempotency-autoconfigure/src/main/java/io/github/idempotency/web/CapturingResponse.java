@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.Charset;
+import java.util.List;
+import java.util.Map;
 
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
@@ -78,11 +80,59 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 	}
 
 	/**
-	 * Stop capturing and forget the captured response, headers included.
+	 * Stop capturing and forget the captured response, headers included, so that an error page
+	 * can take its place; a response the handler chain already committed is left as it is.
 	 */
 	void discard() {
+		if (!isCapturing()) {
+			return;
+		}
 		stopCapture();
-		super.reset();
+		if (!super.isCommitted()) {
+			try {
+				super.reset();
+			}
+			catch (IllegalStateException ex) {
+				// Committed meanwhile: the container ends it.
+			}
+		}
+	}
+
+	/**
+	 * Stop capturing, forget the captured body and send the given response instead, straight to
+	 * the client, past whatever the handler chain wrapped around this response.
+	 * @param status the status
+	 * @param headers the headers to set, Content-Type included
+	 * @param body the body
+	 * @throws IOException if sending fails
+	 */
+	void sendInstead(int status, Map<String, List<String>> headers, byte[] body) throws IOException {
+		stopCapture();
+		HttpServletResponse raw = (HttpServletResponse) getResponse();
+		if (raw.isCommitted()) {
+			throw new IllegalStateException("The response was committed before it was captured");
+		}
+		raw.resetBuffer();
+		raw.setStatus(status);
+		for (Map.Entry<String, List<String>> header : headers.entrySet()) {
+			if ("Content-Type".equalsIgnoreCase(header.getKey())) {
+				raw.setContentType(header.getValue().get(0));
+				continue;
+			}
+			boolean first = true;
+			for (String value : header.getValue()) {
+				if (first) {
+					raw.setHeader(header.getKey(), value);
+					first = false;
+				}
+				else {
+					raw.addHeader(header.getKey(), value);
+				}
+			}
+		}
+		raw.setContentLength(body.length);
+		raw.getOutputStream().write(body);
+		raw.flushBuffer();
 	}
 
 	private void stopCapture() {

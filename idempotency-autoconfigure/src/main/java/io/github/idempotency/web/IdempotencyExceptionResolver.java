@@ -14,8 +14,9 @@ import org.springframework.web.servlet.ModelAndView;
 import io.github.idempotency.core.IdempotencyException;
 
 /**
- * Answers the replays and refusals that the {@code @Idempotent} advice raises instead of running a
- * handler, ahead of the application's own exception handlers.
+ * Sees every exception of a handler first: records it on the request's exchange, so that the
+ * result is classified by it even where the handler failed asynchronously, and answers the
+ * refusals of the {@code @Idempotent} advice as problems.
  */
 public class IdempotencyExceptionResolver implements HandlerExceptionResolver, Ordered {
 
@@ -24,18 +25,18 @@ public class IdempotencyExceptionResolver implements HandlerExceptionResolver, O
 	@Override
 	public ModelAndView resolveException(HttpServletRequest request, HttpServletResponse response, Object handler,
 			Exception ex) {
-		try {
-			if (ex instanceof IdempotentReplay replay) {
-				IdempotencyResponses.writeReplay(response, replay.response());
-				return new ModelAndView();
-			}
-			if (ex instanceof IdempotencyException refusal) {
-				IdempotencyResponses.writeProblem(request, response, refusal);
-				return new ModelAndView();
-			}
+		WebIdempotencyExchange exchange = (WebIdempotencyExchange) request
+			.getAttribute(WebIdempotencyExchange.ATTRIBUTE);
+		if (exchange != null && exchange.execution() != null) {
+			exchange.recordFailure(ex);
 		}
-		catch (IOException writeFailure) {
-			logger.debug("Could not write the idempotency response", writeFailure);
+		if (ex instanceof IdempotencyException refusal) {
+			try {
+				IdempotencyResponses.writeProblem(request, response, refusal);
+			}
+			catch (IOException writeFailure) {
+				logger.debug("Could not write the idempotency problem", writeFailure);
+			}
 			return new ModelAndView();
 		}
 		return null;

@@ -2,6 +2,8 @@ package io.github.idempotency.web;
 
 import java.io.IOException;
 
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -9,12 +11,13 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import io.github.idempotency.core.IdempotencyException;
 import io.github.idempotency.core.IdempotencyMdc;
 
 /**
- * Wraps every request so that the response of an {@code @Idempotent} handler is captured until
- * its result is stored, then sends it, or the problem that replaces it.
+ * Wraps every request, as the innermost filter, so that the response of an {@code @Idempotent}
+ * handler is captured exactly as the handler writes it, until the handler interceptor has stored
+ * or released its result; finishes what the interceptor could not, such as a request whose
+ * dispatch failed before it, or an asynchronous request that ended without a last dispatch.
  */
 public class IdempotencyFilter extends OncePerRequestFilter {
 
@@ -24,42 +27,74 @@ public class IdempotencyFilter extends OncePerRequestFilter {
 		this.finisher = finisher;
 	}
 
+	/**
+	 * An asynchronous handler's response is written in a later dispatch, where it is finished.
+	 */
+	@Override
+	protected boolean shouldNotFilterAsyncDispatch() {
+		return false;
+	}
+
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		BufferedBodyRequest wrappedRequest = new BufferedBodyRequest(request);
-		CapturingResponse wrappedResponse = new CapturingResponse(response);
-		WebIdempotencyExchange exchange = new WebIdempotencyExchange(wrappedRequest, wrappedResponse);
-		request.setAttribute(WebIdempotencyExchange.ATTRIBUTE, exchange);
+		WebIdempotencyExchange exchange = (WebIdempotencyExchange) request
+			.getAttribute(WebIdempotencyExchange.ATTRIBUTE);
+		if (exchange == null || !isAsyncDispatch(request)) {
+			exchange = new WebIdempotencyExchange(new BufferedBodyRequest(request), new CapturingResponse(response));
+			request.setAttribute(WebIdempotencyExchange.ATTRIBUTE, exchange);
+		}
 		try {
-			filter(request, chain, exchange);
+			// The later dispatch of an asynchronous request continues with this exchange's
+			// wrappers: outer filters may hand down their own wrapper instead of the response
+			// the request was started with.
+			chain.doFilter(exchange.request(), exchange.response());
+		}
+		catch (IOException | ServletException | RuntimeException | Error ex) {
+			if (!this.finisher.finishAfterFailure(exchange, request, ex)) {
+				exchange.response().discard();
+				throw ex;
+			}
+			return;
 		}
 		finally {
 			IdempotencyMdc.clear();
 		}
+		if (request.isAsyncStarted()) {
+			finishWhenAsyncEndsUnseen(request, exchange);
+			return;
+		}
+		this.finisher.finish(exchange, request);
 	}
 
-	private void filter(HttpServletRequest request, FilterChain chain, WebIdempotencyExchange exchange)
-			throws ServletException, IOException {
-		BufferedBodyRequest wrappedRequest = exchange.request();
-		CapturingResponse wrappedResponse = exchange.response();
-		try {
-			chain.doFilter(wrappedRequest, wrappedResponse);
+	/**
+	 * Release the key of an asynchronous request that ends without the dispatch that finishes
+	 * it, such as one whose client went away; a finished exchange is not finished again.
+	 */
+	private void finishWhenAsyncEndsUnseen(HttpServletRequest request, WebIdempotencyExchange exchange) {
+		if (exchange.execution() == null) {
+			return;
 		}
-		catch (IOException | ServletException | RuntimeException | Error ex) {
-			this.finisher.finish(exchange, request, ex);
-			wrappedResponse.discard();
-			throw ex;
-		}
-		this.finisher.finish(exchange, request, null);
-		IdempotencyException replacement = exchange.replacement();
-		if (replacement != null) {
-			wrappedResponse.discard();
-			IdempotencyResponses.writeProblem(request, wrappedResponse, replacement);
-		}
-		else {
-			wrappedResponse.sendCaptured();
-		}
+		request.getAsyncContext().addListener(new AsyncListener() {
+
+			@Override
+			public void onComplete(AsyncEvent event) {
+				WebExecutionFinisher.releaseUnfinished(exchange);
+			}
+
+			@Override
+			public void onTimeout(AsyncEvent event) {
+			}
+
+			@Override
+			public void onError(AsyncEvent event) {
+			}
+
+			@Override
+			public void onStartAsync(AsyncEvent event) {
+			}
+
+		});
 	}
 
 }

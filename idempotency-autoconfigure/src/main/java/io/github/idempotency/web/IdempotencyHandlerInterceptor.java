@@ -7,14 +7,19 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.ModelAndView;
 
 import io.github.idempotency.aop.IdempotentAttributeSource;
+import io.github.idempotency.aop.IdempotentAttributes;
 import io.github.idempotency.core.RequestBodyTooLargeException;
 
 /**
- * Prepares requests mapped to an {@code @Idempotent} handler method, buffering the body up to the
- * configured size for the fingerprint (413 above it, before anything is stored), and finishes
- * their execution once the response is written.
+ * Prepares requests mapped to an {@code @Idempotent} handler method: binds the method to the
+ * exchange, starts capturing the response and buffers the body up to the configured size for the
+ * fingerprint (413 above it, before anything is stored); after a replay, skips view rendering.
+ * Finishes the exchange once the handler's response is complete, in the dispatch that completes
+ * it, while its resources (an ATOMIC transaction, an open-in-view entity manager) are still bound:
+ * this interceptor is ordered last, so it completes first.
  */
 public class IdempotencyHandlerInterceptor implements HandlerInterceptor {
 
@@ -34,16 +39,19 @@ public class IdempotencyHandlerInterceptor implements HandlerInterceptor {
 	@Override
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
 			throws Exception {
-		if (!(handler instanceof HandlerMethod handlerMethod)
-				|| this.attributeSource.find(handlerMethod.getMethod(), handlerMethod.getBeanType()) == null) {
+		if (!(handler instanceof HandlerMethod handlerMethod)) {
 			return true;
 		}
 		WebIdempotencyExchange exchange = (WebIdempotencyExchange) request
 			.getAttribute(WebIdempotencyExchange.ATTRIBUTE);
-		if (exchange == null) {
+		if (exchange == null || exchange.attributes() != null) {
 			return true;
 		}
-		exchange.bind(handlerMethod.getMethod());
+		IdempotentAttributes attributes = this.attributeSource.find(handlerMethod.getMethod(),
+				handlerMethod.getBeanType());
+		if (attributes == null) {
+			return true;
+		}
 		if (!hasParameterBody(request)) {
 			try {
 				exchange.request().buffer(this.maxBodySize);
@@ -53,26 +61,43 @@ public class IdempotencyHandlerInterceptor implements HandlerInterceptor {
 				return false;
 			}
 		}
+		exchange.bind(handlerMethod.getMethod(), attributes);
 		return true;
 	}
 
 	/**
-	 * Finishes the execution while the handler's resources, such as an open-in-view entity
-	 * manager, are still bound: this interceptor is ordered last, so it completes first.
+	 * A replayed request's handler was not run; the stored response replaces whatever view it
+	 * would have rendered.
 	 */
+	@Override
+	public void postHandle(HttpServletRequest request, HttpServletResponse response, Object handler,
+			ModelAndView modelAndView) {
+		WebIdempotencyExchange exchange = (WebIdempotencyExchange) request
+			.getAttribute(WebIdempotencyExchange.ATTRIBUTE);
+		if (modelAndView != null && exchange != null && exchange.isReplay()) {
+			modelAndView.clear();
+		}
+	}
+
 	@Override
 	public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
 			Exception ex) throws Exception {
 		WebIdempotencyExchange exchange = (WebIdempotencyExchange) request
 			.getAttribute(WebIdempotencyExchange.ATTRIBUTE);
-		if (exchange != null) {
-			this.finisher.finish(exchange, request, ex);
+		if (exchange == null || exchange.attributes() == null) {
+			return;
+		}
+		if (ex != null) {
+			this.finisher.finishAfterFailure(exchange, request, ex);
+		}
+		else {
+			this.finisher.finish(exchange, request);
 		}
 	}
 
 	/**
-	 * Form and multipart bodies are parsed into parameters by the container, which must read them
-	 * itself; they are fingerprinted from the parameters.
+	 * Form and multipart bodies are parsed into parameters and parts by the container, which must
+	 * read them itself; they are fingerprinted from those.
 	 */
 	static boolean hasParameterBody(HttpServletRequest request) {
 		String contentType = request.getContentType();

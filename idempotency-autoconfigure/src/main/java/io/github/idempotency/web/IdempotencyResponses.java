@@ -75,6 +75,17 @@ public final class IdempotencyResponses {
 	}
 
 	/**
+	 * Return the problem body an exception stands for.
+	 * @param ex the exception
+	 * @param request the request, for the problem's {@code instance}
+	 * @return the body
+	 */
+	static byte[] problemBody(IdempotencyException ex, HttpServletRequest request) {
+		return problem(ex.getProblem().type().toString(), ex.getProblem().title(), ex.getProblem().status(),
+				ex.getMessage(), request.getRequestURI());
+	}
+
+	/**
 	 * Return a problem body for a status that a handler sent without a body of its own.
 	 * @param status the status
 	 * @param instance the request path

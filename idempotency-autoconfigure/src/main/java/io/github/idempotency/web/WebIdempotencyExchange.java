@@ -2,16 +2,19 @@ package io.github.idempotency.web;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 
+import io.github.idempotency.aop.IdempotentAttributes;
 import io.github.idempotency.core.Execution;
-import io.github.idempotency.core.IdempotencyException;
+import io.github.idempotency.store.StoredResponse;
 
 /**
  * The state one HTTP request carries from the filter, through the handler interceptor and the
- * method advice, back to the filter that stores or releases its result.
+ * method advice, back to the filter, which alone finishes it: sends the captured response once
+ * its result is stored or released, or the stored response of a replay.
  */
 final class WebIdempotencyExchange {
 
@@ -23,15 +26,17 @@ final class WebIdempotencyExchange {
 
 	private Method handlerMethod;
 
+	private IdempotentAttributes attributes;
+
 	private boolean invoked;
 
-	private Execution execution;
+	private volatile Execution execution;
 
-	private boolean finished;
+	private volatile StoredResponse replay;
 
-	private Throwable failure;
+	private volatile Throwable failure;
 
-	private IdempotencyException replacement;
+	private final AtomicBoolean finished = new AtomicBoolean();
 
 	WebIdempotencyExchange(BufferedBodyRequest request, CapturingResponse response) {
 		this.request = request;
@@ -56,8 +61,18 @@ final class WebIdempotencyExchange {
 		return this.response;
 	}
 
-	void bind(Method handlerMethod) {
+	/**
+	 * Bind the {@code @Idempotent} handler method this request was mapped to, and start
+	 * capturing its response, so that nothing reaches the client before its result is settled.
+	 */
+	void bind(Method handlerMethod, IdempotentAttributes attributes) {
 		this.handlerMethod = handlerMethod;
+		this.attributes = attributes;
+		this.response.startCapture();
+	}
+
+	IdempotentAttributes attributes() {
+		return this.attributes;
 	}
 
 	/**
@@ -66,8 +81,9 @@ final class WebIdempotencyExchange {
 	 * @return whether the call is this request's handler call
 	 */
 	boolean isHandlerCall(Method method) {
-		return !this.invoked && this.handlerMethod != null && this.handlerMethod.getName().equals(method.getName())
-				&& Arrays.equals(this.handlerMethod.getParameterTypes(), method.getParameterTypes());
+		return !this.invoked && this.handlerMethod != null && (this.handlerMethod.equals(method)
+				|| (this.handlerMethod.getName().equals(method.getName())
+						&& Arrays.equals(this.handlerMethod.getParameterTypes(), method.getParameterTypes())));
 	}
 
 	void markInvoked() {
@@ -76,7 +92,6 @@ final class WebIdempotencyExchange {
 
 	void start(Execution execution) {
 		this.execution = execution;
-		this.response.startCapture();
 	}
 
 	Execution execution() {
@@ -84,31 +99,37 @@ final class WebIdempotencyExchange {
 	}
 
 	/**
-	 * Return the running execution and mark it finished, so that it is finished only once.
-	 * @return the execution, or {@code null} if there is none or it was already taken
+	 * Answer this request with a stored response instead of what the handler chain writes.
+	 * @param stored the stored response
 	 */
-	Execution takeExecutionToFinish() {
-		if (this.execution == null || this.finished) {
-			return null;
-		}
-		this.finished = true;
-		return this.execution;
+	void replay(StoredResponse stored) {
+		this.replay = stored;
 	}
 
-	void replaceResponse(IdempotencyException replacement) {
-		this.replacement = replacement;
+	StoredResponse replay() {
+		return this.replay;
 	}
 
-	IdempotencyException replacement() {
-		return this.replacement;
+	boolean isReplay() {
+		return this.replay != null;
 	}
 
 	void recordFailure(Throwable failure) {
-		this.failure = failure;
+		if (this.failure == null) {
+			this.failure = failure;
+		}
 	}
 
 	Throwable failure() {
 		return this.failure;
+	}
+
+	/**
+	 * Mark the exchange finished.
+	 * @return {@code false} if it was already
+	 */
+	boolean finish() {
+		return this.finished.compareAndSet(false, true);
 	}
 
 }

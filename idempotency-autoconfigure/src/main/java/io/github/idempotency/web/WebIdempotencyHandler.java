@@ -1,21 +1,25 @@
 package io.github.idempotency.web;
 
+import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Enumeration;
 import java.util.Map;
 import java.util.TreeMap;
 
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.core.Ordered;
 import org.springframework.web.servlet.HandlerMapping;
 
+import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.aop.IdempotentAttributes;
 import io.github.idempotency.aop.IdempotentInvocationHandler;
 import io.github.idempotency.aop.KeyExpressionEvaluator;
 import io.github.idempotency.core.Decision;
+import io.github.idempotency.core.Execution;
 import io.github.idempotency.core.FingerprintRequest;
 import io.github.idempotency.core.IdempotencyContext;
 import io.github.idempotency.core.IdempotencyEngine;
@@ -94,22 +98,30 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 		IdempotencyMdc.putKey(key);
 		IdempotencyKey scopedKey = new IdempotencyKey(this.tenantResolver.resolveTenant(), operation, key);
 		OperationPolicy policy = this.policies.policyFor(operation, attributes.mode());
+		if (policy.mode() == IdempotencyMode.ATOMIC && AsyncReturnTypes.isAsync(attributes.method())) {
+			throw new IllegalStateException("@Idempotent " + attributes.method() + " answers asynchronously, so it "
+					+ "cannot run ATOMIC: its writes happen on another thread than its transaction. Use LEASED.");
+		}
 		String fingerprint = this.fingerprinter.fingerprint(new FingerprintRequest(operation,
 				request.getRequestURI(), request.getQueryString(), request.getContentType(), fingerprintBody(exchange)));
 		Decision decision = this.engine.begin(scopedKey, fingerprint, policy);
 		if (decision instanceof Decision.Proceed proceed) {
-			exchange.start(proceed.execution());
-			try (IdempotencyContext.Scope scope = new IdempotencyContext(scopedKey, proceed.execution().token())
-				.open()) {
-				return invocation.proceed();
+			Execution execution = proceed.execution();
+			exchange.start(execution);
+			Object result;
+			try (IdempotencyContext.Scope scope = execution.context().open()) {
+				result = invocation.proceed();
 			}
 			catch (Throwable ex) {
 				exchange.recordFailure(ex);
 				throw ex;
 			}
+			AsyncReturnTypes.propagateContext(request, execution, result);
+			return result;
 		}
 		if (decision instanceof Decision.Replay replay) {
-			throw new IdempotentReplay(replay.response());
+			exchange.replay(replay.response());
+			return AsyncReturnTypes.noValue(attributes.method());
 		}
 		if (decision instanceof Decision.InProgress inProgress) {
 			throw new IdempotencyKeyInProgressException(inProgress.retryAfter());
@@ -148,9 +160,12 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 		return request.getMethod() + " " + ((pattern != null) ? pattern : request.getRequestURI());
 	}
 
-	private static byte[] fingerprintBody(WebIdempotencyExchange exchange) {
+	private static byte[] fingerprintBody(WebIdempotencyExchange exchange) throws IOException, ServletException {
 		if (!IdempotencyHandlerInterceptor.hasParameterBody(exchange.request())) {
 			return exchange.request().body();
+		}
+		if (MultipartBodies.isMultipart(exchange.request())) {
+			return MultipartBodies.canonical(exchange.request());
 		}
 		Map<String, String[]> parameters = new TreeMap<>(exchange.request().getParameterMap());
 		StringBuilder canonical = new StringBuilder();

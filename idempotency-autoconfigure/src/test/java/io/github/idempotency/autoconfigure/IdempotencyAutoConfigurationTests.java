@@ -1,5 +1,6 @@
 package io.github.idempotency.autoconfigure;
 
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
@@ -13,6 +14,8 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.web.context.request.RequestContextHolder;
 
@@ -101,11 +104,23 @@ class IdempotencyAutoConfigurationTests {
 	}
 
 	@Test
-	void withoutADataSourceThereIsNoStoreAndNoEngine() {
+	void withoutADataSourceTheApplicationFailsToStartRatherThanRunIdempotentMethodsUnguarded() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(IdempotencyJdbcStoreAutoConfiguration.class,
 					IdempotencyAutoConfiguration.class))
 			.withUserConfiguration(PaymentsConfiguration.class)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(NoIdempotencyStoreException.class));
+	}
+
+	@Test
+	void withoutADataSourceAndIdempotencyDisabledIdempotentMethodsRunUnguarded() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(IdempotencyJdbcStoreAutoConfiguration.class,
+					IdempotencyAutoConfiguration.class))
+			.withUserConfiguration(PaymentsConfiguration.class)
+			.withPropertyValues("idempotency.enabled=false")
 			.run((context) -> {
 				assertThat(context).hasNotFailed()
 					.doesNotHaveBean(IdempotencyStore.class)
@@ -116,25 +131,36 @@ class IdempotencyAutoConfigurationTests {
 	}
 
 	@Test
-	void withTwoDataSourcesAndNoPrimaryThereIsNoStore() {
+	void withTwoDataSourcesAndNoPrimaryThereIsNoStoreAndTheApplicationFailsToStart() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(IdempotencyJdbcStoreAutoConfiguration.class,
 					IdempotencyAutoConfiguration.class))
 			.withUserConfiguration(TwoDataSourcesConfiguration.class)
-			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(IdempotencyStore.class)
-				.doesNotHaveBean(IdempotencyEngine.class));
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(NoIdempotencyStoreException.class));
 	}
 
 	@Test
-	void schemaMigrationOffCreatesNoSchemaInitializer() {
-		this.runner.withPropertyValues("idempotency.schema.migrate=false").run((context) -> {
-			assertThat(context).hasNotFailed()
-				.doesNotHaveBean(IdempotencySchemaInitializer.class)
-				.hasSingleBean(IdempotencyStore.class)
-				.hasSingleBean(IdempotencyEngine.class);
-			assertThat(tableCount(context.getBean(DataSource.class), "idempotency_record")).isZero();
-		});
+	void schemaMigrationOffCreatesNoSchemaInitializerAndUsesTheTablesTheApplicationCreated() {
+		this.runner.withPropertyValues("idempotency.schema.migrate=false")
+			.withUserConfiguration(OwnSchemaConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed()
+					.doesNotHaveBean(IdempotencySchemaInitializer.class)
+					.hasSingleBean(IdempotencyStore.class)
+					.hasSingleBean(IdempotencyEngine.class);
+				assertThat(context.getBean(DataSource.class).getConnection().getMetaData().getURL())
+					.contains("own-schema");
+			});
+	}
+
+	@Test
+	void schemaMigrationOffWithoutTheTablesFailsTheStartWithWhatToDo() {
+		this.runner.withPropertyValues("idempotency.schema.migrate=false")
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(IdempotencySchemaMissingException.class)
+				.hasMessageContaining("idempotency_record"));
 	}
 
 	@Test
@@ -269,6 +295,23 @@ class IdempotencyAutoConfigurationTests {
 
 	}
 
+	/**
+	 * A database whose idempotency tables the application created itself, from the starter's
+	 * scripts.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class OwnSchemaConfiguration {
+
+		@Bean
+		DataSource dataSource() {
+			return new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2)
+				.setName("own-schema-" + UUID.randomUUID())
+				.addScript("db/idempotency/h2/V1__idempotency_record.sql")
+				.build();
+		}
+
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class TwoDataSourcesConfiguration {
 
@@ -300,7 +343,7 @@ class IdempotencyAutoConfigurationTests {
 
 		@Bean
 		IdempotencyEngine userEngine(IdempotencyStore store, LeaseHeartbeat heartbeat) {
-			return new IdempotencyEngine(store, IdempotencyListener.NONE, new IdempotencyTransactions(null),
+			return new IdempotencyEngine(store, IdempotencyListener.NONE, new IdempotencyTransactions(null, null),
 					heartbeat);
 		}
 

@@ -150,7 +150,7 @@ class IdempotencyPropertiesTests {
 			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
 					IdempotencyJdbcStoreAutoConfiguration.class, IdempotencyAutoConfiguration.class))
 			.withInitializer(IdempotencyPropertiesTests::loadEveryProperty)
-			.withPropertyValues("idempotency.enabled=true")
+			.withPropertyValues("idempotency.enabled=true", "idempotency.schema.migrate=true")
 			.run((context) -> {
 				OperationPolicies policies = context.getBean(OperationPolicies.class);
 				OperationPolicy payment = policies.policyFor("create-payment", null);

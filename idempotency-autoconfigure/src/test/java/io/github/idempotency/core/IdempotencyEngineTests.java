@@ -64,7 +64,7 @@ class IdempotencyEngineTests {
 	private final LeaseHeartbeat heartbeat = new LeaseHeartbeat(this.store);
 
 	private final IdempotencyEngine engine = new IdempotencyEngine(this.store, this.listener,
-			new IdempotencyTransactions(transactionManager), this.heartbeat);
+			new IdempotencyTransactions(transactionManager, null), this.heartbeat);
 
 	private final IdempotencyKey key = new IdempotencyKey("tenant-" + UUID.randomUUID(), OPERATION, "key-1");
 
@@ -103,7 +103,7 @@ class IdempotencyEngineTests {
 	void completedRequestIsReplayed() {
 		Execution execution = proceed(this.engine.begin(this.key, FINGERPRINT, policy(IdempotencyMode.LEASED)));
 		StoredResponse response = response(201, "created");
-		assertThat(execution.complete(response, false)).isTrue();
+		assertThat(execution.complete(response, false)).isEqualTo(Completion.STORED);
 		Decision decision = this.engine.begin(this.key, FINGERPRINT, policy(IdempotencyMode.LEASED));
 		assertThat(decision).isInstanceOfSatisfying(Decision.Replay.class,
 				(replay) -> assertThat(replay.response()).isEqualTo(response));
@@ -156,8 +156,8 @@ class IdempotencyEngineTests {
 		Execution retry = proceed(this.engine.begin(this.key, FINGERPRINT, policy(IdempotencyMode.LEASED)));
 		assertThat(retry.takenOver()).isTrue();
 		assertThat(retry.token()).isNotEqualTo(stalled.token());
-		assertThat(stalled.complete(response(200, "stalled"), false)).isFalse();
-		assertThat(retry.complete(response(201, "retry"), false)).isTrue();
+		assertThat(stalled.complete(response(200, "stalled"), false)).isEqualTo(Completion.TAKEN_OVER);
+		assertThat(retry.complete(response(201, "retry"), false)).isEqualTo(Completion.STORED);
 		assertThat(this.store.find(this.key).orElseThrow().response()).isEqualTo(response(201, "retry"));
 		assertThat(this.listener.events).contains("started " + OPERATION + " takenOver=true");
 		assertThat(this.listener.outcomes()).containsExactly(Outcome.TAKEN_OVER, Outcome.EXECUTED);
@@ -179,7 +179,7 @@ class IdempotencyEngineTests {
 		JdbcIdempotencyStore store = new JdbcIdempotencyStore(new JdbcTemplate(unreachable),
 				IdempotencySql.forPlatform(DatabasePlatform.POSTGRESQL));
 		try (LeaseHeartbeat heartbeat = new LeaseHeartbeat(store)) {
-			IdempotencyEngine engine = new IdempotencyEngine(store, this.listener, new IdempotencyTransactions(null),
+			IdempotencyEngine engine = new IdempotencyEngine(store, this.listener, new IdempotencyTransactions(null, null),
 					heartbeat);
 			assertThatExceptionOfType(IdempotencyStoreUnavailableException.class)
 				.isThrownBy(() -> engine.begin(this.key, FINGERPRINT, policy(IdempotencyMode.LEASED)))
@@ -230,7 +230,7 @@ class IdempotencyEngineTests {
 		Execution execution = proceed(this.engine.begin(this.key, FINGERPRINT, policy(IdempotencyMode.ATOMIC)));
 		jdbc.update("INSERT INTO engine_effect (tenant) VALUES (?)", this.key.tenant());
 		assertThat(findFromAnotherConnection()).isNull();
-		assertThat(execution.complete(response(201, "created"), false)).isTrue();
+		assertThat(execution.complete(response(201, "created"), false)).isEqualTo(Completion.STORED);
 		assertThat(findFromAnotherConnection()).isEqualTo(RecordStatus.COMPLETED.name());
 		assertThat(effects()).isOne();
 	}
@@ -250,14 +250,14 @@ class IdempotencyEngineTests {
 	void atomicExecutionWhoseEffectsAreDiscardedStoresOnlyItsResponse() {
 		Execution execution = proceed(this.engine.begin(this.key, FINGERPRINT, policy(IdempotencyMode.ATOMIC)));
 		jdbc.update("INSERT INTO engine_effect (tenant) VALUES (?)", this.key.tenant());
-		assertThat(execution.complete(response(422, "refused"), true)).isTrue();
+		assertThat(execution.complete(response(422, "refused"), true)).isEqualTo(Completion.STORED);
 		assertThat(effects()).isZero();
 		assertThat(this.store.find(this.key).orElseThrow().response()).isEqualTo(response(422, "refused"));
 	}
 
 	@Test
 	void atomicModeWithoutATransactionManagerIsRefused() {
-		IdempotencyEngine engine = new IdempotencyEngine(this.store, this.listener, new IdempotencyTransactions(null),
+		IdempotencyEngine engine = new IdempotencyEngine(this.store, this.listener, new IdempotencyTransactions(null, null),
 				this.heartbeat);
 		assertThatIllegalStateException()
 			.isThrownBy(() -> engine.begin(this.key, FINGERPRINT, policy(IdempotencyMode.ATOMIC)))

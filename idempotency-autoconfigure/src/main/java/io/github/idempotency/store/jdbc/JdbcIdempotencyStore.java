@@ -145,12 +145,22 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		}) == 1;
 	}
 
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A renewal that the database cannot finish within a third of the lease (at least a second),
+	 * such as one waiting on a row lock, is cancelled: the next renewal tries again.
+	 */
 	@Override
 	public boolean extendLease(IdempotencyKey key, UUID token, Duration lease) {
-		return this.jdbc.update(this.sql.extendLease(), (ps) -> {
+		int timeoutSeconds = (int) Math.max(1, lease.toSeconds() / 3);
+		return this.jdbc.update((connection) -> {
+			PreparedStatement ps = connection.prepareStatement(this.sql.extendLease());
+			ps.setQueryTimeout(timeoutSeconds);
 			ps.setLong(1, lease.toMillis());
 			int i = bindKey(ps, 2, key);
 			ps.setObject(i, token);
+			return ps;
 		}) == 1;
 	}
 

@@ -1,0 +1,88 @@
+package io.github.idempotency.springways;
+
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The fingerprint tells different requests apart: uploaded files, extreme numbers, lone
+ * surrogates and the content type.
+ */
+class FingerprintTests extends SpringWaysTest {
+
+	@Test
+	void sameKeyWithAnotherUploadedFileIsAReusedKey() {
+		String key = unique();
+		HttpResponse<byte[]> first = upload(key, "invoice", "first file".getBytes(StandardCharsets.UTF_8));
+		HttpResponse<byte[]> second = upload(key, "invoice", "second file".getBytes(StandardCharsets.UTF_8));
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(second.statusCode()).isEqualTo(422);
+		assertThat(this.effects.count("uploads", "invoice-" + key)).isOne();
+	}
+
+	@Test
+	void sameKeyWithTheSameUploadIsReplayed() {
+		String key = unique();
+		byte[] file = "the same file".getBytes(StandardCharsets.UTF_8);
+		HttpResponse<byte[]> first = upload(key, "invoice", file);
+		HttpResponse<byte[]> replay = upload(key, "invoice", file);
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(replay.body()).isEqualTo(first.body());
+		assertThat(this.effects.count("uploads", "invoice-" + key)).isOne();
+	}
+
+	@Test
+	void numberWithAnExponentBeyondAnIntIsFingerprintedNotAServerError() {
+		String key = unique();
+		HttpResponse<byte[]> first = raw(key, "application/json", "{\"amount\":1e-2147483648}");
+		HttpResponse<byte[]> replay = raw(key, "application/json", "{ \"amount\" : 1E-2147483648 }");
+		HttpResponse<byte[]> other = raw(key, "application/json", "{\"amount\":1e-2147483647}");
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(replay.statusCode()).isEqualTo(200);
+		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(other.statusCode()).isEqualTo(422);
+	}
+
+	@Test
+	void loneSurrogateDoesNotCollideWithAQuestionMark() {
+		String key = unique();
+		HttpResponse<byte[]> first = raw(key, "application/json", "{\"v\":\"\\ud800\"}");
+		HttpResponse<byte[]> second = raw(key, "application/json", "{\"v\":\"?\"}");
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(second.statusCode()).isEqualTo(422);
+	}
+
+	@Test
+	void sameBytesUnderAnotherContentTypeIsAReusedKey() {
+		String key = unique();
+		HttpResponse<byte[]> first = raw(key, "application/json", "{\"a\":1}");
+		HttpResponse<byte[]> second = raw(key, "text/plain", "{\"a\":1}");
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(second.statusCode()).isEqualTo(422);
+	}
+
+	private HttpResponse<byte[]> raw(String key, String contentType, String body) {
+		return http().post("/raw?detail=" + key)
+			.key(key)
+			.body(contentType, body.getBytes(StandardCharsets.UTF_8))
+			.send();
+	}
+
+	private HttpResponse<byte[]> upload(String key, String title, byte[] file) {
+		String boundary = "----boundary" + unique().replace("-", "");
+		String multipart = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\n" + title
+				+ "-" + key + "\r\n--" + boundary
+				+ "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"invoice.txt\"\r\n"
+				+ "Content-Type: text/plain\r\n\r\n" + new String(file, StandardCharsets.ISO_8859_1) + "\r\n--"
+				+ boundary + "--\r\n";
+		return http().post("/uploads")
+			.key(key)
+			.body("multipart/form-data; boundary=" + boundary, multipart.getBytes(StandardCharsets.ISO_8859_1))
+			.send();
+	}
+
+}

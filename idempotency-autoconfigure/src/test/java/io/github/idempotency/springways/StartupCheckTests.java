@@ -1,0 +1,84 @@
+package io.github.idempotency.springways;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.github.idempotency.springways.nodb.NoDatabaseApplication;
+import io.github.idempotency.testsupport.PostgresTestDatabase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Misconfigurations a new user runs into stop the application at start-up with a message that
+ * says what to do, or are warned about; never silently ignored.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class StartupCheckTests {
+
+	@Test
+	void applicationWithoutADataSourceFailsToStartAndSaysWhy(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> startWithoutDatabase("spring.autoconfigure.exclude="
+				+ "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration,"
+				+ "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration,"
+				+ "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration"));
+		assertThat(output).contains("APPLICATION FAILED TO START");
+		assertThat(output).contains("@Idempotent");
+		assertThat(output).contains("idempotency.enabled=false");
+	}
+
+	@Test
+	void applicationWithoutADataSourceStartsWhenIdempotencyIsDisabled() {
+		try (ConfigurableApplicationContext context = startWithoutDatabase("idempotency.enabled=false",
+				"spring.autoconfigure.exclude="
+				+ "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration,"
+				+ "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration,"
+				+ "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration")) {
+			assertThat(context.isRunning()).isTrue();
+		}
+	}
+
+	@Test
+	void missingSchemaFailsTheStartWithWhatToDo(CapturedOutput output) {
+		PostgresTestDatabase empty = PostgresTestDatabase.create("noschema");
+		assertThatException().isThrownBy(() -> start(postgres(empty, "idempotency.schema.migrate=false")));
+		assertThat(output).contains("APPLICATION FAILED TO START");
+		assertThat(output).contains("idempotency_record");
+	}
+
+	@Test
+	void settingsOfAnOperationThatDoesNotExistAreWarnedAboutWithTheClosestName(CapturedOutput output) {
+		PostgresTestDatabase database = PostgresTestDatabase.create("unknownop");
+		try (ConfigurableApplicationContext context = start(
+				postgres(database, "idempotency.operations.recipts.ttl=1h"))) {
+			assertThat(output).contains("idempotency.operations.recipts").contains("'receipts'");
+		}
+	}
+
+	private static String[] postgres(PostgresTestDatabase database, String... more) {
+		String[] properties = new String[more.length + 4];
+		properties[0] = "spring.datasource.url=" + database.url();
+		properties[1] = "spring.datasource.username=" + database.username();
+		properties[2] = "spring.datasource.password=" + database.password();
+		properties[3] = "spring.flyway.locations=classpath:db/webtest";
+		System.arraycopy(more, 0, properties, 4, more.length);
+		return properties;
+	}
+
+	private static ConfigurableApplicationContext startWithoutDatabase(String... properties) {
+		return new SpringApplicationBuilder(NoDatabaseApplication.class).properties("server.port=0")
+			.properties(properties)
+			.run();
+	}
+
+	private static ConfigurableApplicationContext start(String... properties) {
+		return new SpringApplicationBuilder(SpringWaysApplication.class).properties("server.port=0")
+			.properties(properties)
+			.run();
+	}
+
+}
