@@ -1,4 +1,4 @@
--- wrk script for POST /payments. BENCH_MODE selects the key pattern:
+-- wrk script for POST /payments (or BENCH_PATH with BENCH_BODY). BENCH_MODE selects the key pattern:
 --   fresh  - a new key for every request (first executions)
 --   replay - cycles over BENCH_KEYS keys shared by all connections (replays once warmed up)
 --   storm  - all connections walk one key sequence, a new key every BENCH_STORM_RUN requests,
@@ -7,7 +7,8 @@ local mode = os.getenv("BENCH_MODE") or "fresh"
 local prefix = os.getenv("BENCH_PREFIX") or "bench"
 local keys = tonumber(os.getenv("BENCH_KEYS") or "500")
 local storm_run = tonumber(os.getenv("BENCH_STORM_RUN") or "20")
-local body = '{"customerId":"c-bench","amount":2999,"currency":"USD"}'
+local path = os.getenv("BENCH_PATH") or "/payments"
+local body = os.getenv("BENCH_BODY") or '{"customerId":"c-bench","amount":2999,"currency":"USD"}'
 
 local threads = {}
 counter = 0
@@ -29,7 +30,7 @@ function request()
   else
     key = prefix .. "-" .. math.floor(counter / storm_run)
   end
-  return wrk.format("POST", "/payments",
+  return wrk.format("POST", path,
     { ["Content-Type"] = "application/json", ["Idempotency-Key"] = key }, body)
 end
 

@@ -1,25 +1,27 @@
 package io.github.idempotency.autoconfigure;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import javax.sql.DataSource;
 
+import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
@@ -27,38 +29,40 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.ClassUtils;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.github.idempotency.aop.IdempotentAnnotationBeanPostProcessor;
-import io.github.idempotency.aop.IdempotentAttributeSource;
-import io.github.idempotency.aop.IdempotentInvocationHandler;
-import io.github.idempotency.aop.IdempotentMethodInterceptor;
-import io.github.idempotency.aop.KeyExpressionEvaluator;
-import io.github.idempotency.aop.MethodIdempotencyHandler;
-import io.github.idempotency.aop.ReturnValueCodec;
-import io.github.idempotency.core.CompositeIdempotencyListener;
-import io.github.idempotency.core.DefaultOutcomeClassifier;
-import io.github.idempotency.core.IdempotencyEngine;
-import io.github.idempotency.core.IdempotencyListener;
-import io.github.idempotency.core.IdempotencyTransactions;
-import io.github.idempotency.core.LeaseHeartbeat;
-import io.github.idempotency.core.MdcIdempotencyListener;
-import io.github.idempotency.core.OperationPolicies;
-import io.github.idempotency.core.OutcomeClassifier;
-import io.github.idempotency.core.RequestFingerprinter;
-import io.github.idempotency.core.Sha256RequestFingerprinter;
-import io.github.idempotency.core.TenantResolver;
-import io.github.idempotency.metrics.BeanMethodOperationNames;
-import io.github.idempotency.metrics.HandlerMethodOperationNames;
-import io.github.idempotency.metrics.IdempotentOperationNames;
+import io.github.idempotency.IdempotencyListener;
+import io.github.idempotency.OutcomeClassifier;
+import io.github.idempotency.RequestFingerprinter;
+import io.github.idempotency.TenantResolver;
+import io.github.idempotency.internal.engine.CompositeIdempotencyListener;
+import io.github.idempotency.internal.engine.DefaultOutcomeClassifier;
+import io.github.idempotency.internal.engine.IdempotencyEngine;
+import io.github.idempotency.internal.engine.IdempotencyTransactions;
+import io.github.idempotency.internal.engine.KeySpaceGuard;
+import io.github.idempotency.internal.engine.IdempotentInvocation;
+import io.github.idempotency.internal.engine.LeaseHeartbeat;
+import io.github.idempotency.internal.engine.MdcIdempotencyListener;
+import io.github.idempotency.internal.engine.OperationPolicies;
+import io.github.idempotency.internal.fingerprint.Sha256RequestFingerprinter;
+import io.github.idempotency.internal.jdbc.JdbcIdempotencyStore;
+import io.github.idempotency.internal.method.IdempotentAnnotationBeanPostProcessor;
+import io.github.idempotency.internal.method.IdempotentAttributeSource;
+import io.github.idempotency.internal.method.IdempotentInvocationHandler;
+import io.github.idempotency.internal.method.IdempotentMethodInterceptor;
+import io.github.idempotency.internal.method.KeyExpressionEvaluator;
+import io.github.idempotency.internal.method.MethodIdempotencyHandler;
+import io.github.idempotency.internal.method.ReturnValueCodec;
+import io.github.idempotency.internal.metrics.BeanMethodOperationNames;
+import io.github.idempotency.internal.metrics.HandlerMethodOperationNames;
+import io.github.idempotency.internal.metrics.IdempotentOperationNames;
+import io.github.idempotency.internal.web.DefaultTenantResolver;
+import io.github.idempotency.internal.web.SecurityPrincipalName;
 import io.github.idempotency.store.IdempotencyStore;
-import io.github.idempotency.store.jdbc.JdbcIdempotencyStore;
-import io.github.idempotency.web.DefaultTenantResolver;
-import io.github.idempotency.web.SecurityPrincipalName;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the idempotency engine and the advice
  * around {@code @Idempotent} methods.
  */
-@AutoConfiguration(after = IdempotencyJdbcStoreAutoConfiguration.class)
+@AutoConfiguration(after = { IdempotencyJdbcAutoConfiguration.class, IdempotencyRedisAutoConfiguration.class })
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdempotencyProperties.class)
 public final class IdempotencyAutoConfiguration {
@@ -67,9 +71,13 @@ public final class IdempotencyAutoConfiguration {
 	@ConditionalOnMissingBean
 	IdempotencyEngine idempotencyEngine(ObjectProvider<IdempotencyStore> store,
 			ObjectProvider<IdempotencyListener> listeners, IdempotencyTransactions transactions,
-			LeaseHeartbeat leaseHeartbeat) {
-		return new IdempotencyEngine(requireStore(store), new CompositeIdempotencyListener(listeners.orderedStream().toList()),
-				transactions, leaseHeartbeat);
+			LeaseHeartbeat leaseHeartbeat, IdempotencyProperties properties) {
+		IdempotencyProperties.Limits limits = properties.getLimits();
+		KeySpaceGuard guard = (limits.getNewKeys() > 0 || limits.getInFlight() > 0)
+				? new KeySpaceGuard(limits.getNewKeys(), limits.getInterval(), limits.getInFlight()) : null;
+		return new IdempotencyEngine(requireStore(store),
+				new CompositeIdempotencyListener(listeners.orderedStream().toList()), transactions, leaseHeartbeat,
+				guard);
 	}
 
 	@Bean
@@ -100,6 +108,12 @@ public final class IdempotencyAutoConfiguration {
 			.bind("idempotency.operations", Bindable.mapOf(String.class, IdempotencyProperties.Operation.class))
 			.map(Map::keySet)
 			.orElse(Set.of()), names);
+	}
+
+	@Bean
+	static SequenceStoreCheck idempotencySequenceStoreCheck(ObjectProvider<IdempotencyStore> store,
+			ObjectProvider<IdempotentOperationNames> names) {
+		return new SequenceStoreCheck(store, names);
 	}
 
 	/**
@@ -161,10 +175,18 @@ public final class IdempotencyAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	MethodIdempotencyHandler methodIdempotencyHandler(IdempotencyEngine engine, OperationPolicies policies,
-			TenantResolver tenantResolver, RequestFingerprinter fingerprinter, KeyExpressionEvaluator keyEvaluator,
-			OutcomeClassifier classifier, ObjectProvider<JsonMapper> jsonMapper) {
-		return new MethodIdempotencyHandler(engine, policies, tenantResolver, fingerprinter, keyEvaluator, classifier,
+	IdempotentInvocation idempotentInvocation(IdempotencyEngine engine, OperationPolicies policies,
+			TenantResolver tenantResolver, RequestFingerprinter fingerprinter,
+			ObjectProvider<ObservationRegistry> observationRegistry) {
+		return new IdempotentInvocation(engine, policies, tenantResolver, fingerprinter,
+				observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	MethodIdempotencyHandler methodIdempotencyHandler(IdempotentInvocation invocation,
+			KeyExpressionEvaluator keyEvaluator, OutcomeClassifier classifier, ObjectProvider<JsonMapper> jsonMapper) {
+		return new MethodIdempotencyHandler(invocation, keyEvaluator, classifier,
 				new ReturnValueCodec(jsonMapper.getIfAvailable(JsonMapper::new)));
 	}
 
@@ -196,7 +218,7 @@ public final class IdempotencyAutoConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnMissingClass("org.springframework.web.context.request.RequestContextHolder")
+	@Conditional(NoServletRequestsCondition.class)
 	static class FixedTenantConfiguration {
 
 		@Bean
@@ -204,6 +226,24 @@ public final class IdempotencyAutoConfiguration {
 		TenantResolver idempotencyTenantResolver(IdempotencyProperties properties) {
 			String tenant = properties.getTenant().getDefaultTenant();
 			return () -> tenant;
+		}
+
+	}
+
+	/**
+	 * Matches where {@link WebTenantConfiguration} does not: without the Servlet API or without
+	 * Spring Web, such as in an application that has Spring Web only through the starter's API.
+	 */
+	static class NoServletRequestsCondition extends NoneNestedConditions {
+
+		NoServletRequestsCondition() {
+			super(ConfigurationPhase.REGISTER_BEAN);
+		}
+
+		@ConditionalOnClass(name = { "jakarta.servlet.http.HttpServletRequest",
+				"org.springframework.web.context.request.RequestContextHolder" })
+		static class ServletRequests {
+
 		}
 
 	}

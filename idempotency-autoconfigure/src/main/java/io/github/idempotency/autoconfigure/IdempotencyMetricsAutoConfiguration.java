@@ -1,9 +1,9 @@
 package io.github.idempotency.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -13,20 +13,25 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import io.github.idempotency.core.IdempotencyEngine;
-import io.github.idempotency.metrics.IdempotencyMeterRegistrar;
-import io.github.idempotency.metrics.IdempotencyMetrics;
-import io.github.idempotency.metrics.IdempotencyPurgeMetrics;
-import io.github.idempotency.metrics.IdempotentOperationNames;
-import io.github.idempotency.purge.IdempotencyPurger;
+import io.github.idempotency.internal.actuator.IdempotencyActivity;
+import io.github.idempotency.internal.admin.IdempotencyRecordAdministration;
+import io.github.idempotency.internal.engine.IdempotencyEngine;
+import io.github.idempotency.internal.metrics.IdempotencyMeterRegistrar;
+import io.github.idempotency.internal.metrics.IdempotencyMetrics;
+import io.github.idempotency.internal.metrics.IdempotencyPurgeMetrics;
+import io.github.idempotency.internal.metrics.IdempotencyRecordMetrics;
+import io.github.idempotency.internal.metrics.MeterActivity;
+import io.github.idempotency.internal.metrics.IdempotentOperationNames;
+import io.github.idempotency.internal.purge.IdempotencyPurger;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the Micrometer meters of idempotent
  * operations and of the purge, registered up front for every configured and every annotated
- * operation.
+ * operation, and of the gauges of what the store holds.
  */
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-		IdempotencyAutoConfiguration.class, IdempotencyJdbcAdministrationAutoConfiguration.class })
+		IdempotencyAutoConfiguration.class, IdempotencyJdbcAutoConfiguration.class,
+		IdempotencyRedisAutoConfiguration.class })
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({ MeterRegistry.class, IdempotencyEngine.class })
@@ -35,7 +40,8 @@ public final class IdempotencyMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	IdempotencyMetrics idempotencyMetrics(MeterRegistry registry, IdempotencyProperties properties) {
-		return new IdempotencyMetrics(registry, properties.getOperations().keySet());
+		return new IdempotencyMetrics(registry, properties.getOperations().keySet(),
+				properties.getAlerts().getRepeatedFailures());
 	}
 
 	@Bean
@@ -43,6 +49,26 @@ public final class IdempotencyMetricsAutoConfiguration {
 	IdempotencyMeterRegistrar idempotencyMeterRegistrar(IdempotencyMetrics metrics,
 			ObjectProvider<IdempotentOperationNames> names) {
 		return new IdempotencyMeterRegistrar(metrics, names);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(IdempotencyActivity.class)
+	MeterActivity idempotencyActivity(MeterRegistry registry) {
+		return new MeterActivity(registry);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(IdempotencyRecordAdministration.class)
+	static class RecordMetricsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		IdempotencyRecordMetrics idempotencyRecordMetrics(MeterRegistry registry,
+				IdempotencyRecordAdministration administration, IdempotencyProperties properties) {
+			return new IdempotencyRecordMetrics(registry, administration,
+					properties.getMetrics().getRecordsRefresh());
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

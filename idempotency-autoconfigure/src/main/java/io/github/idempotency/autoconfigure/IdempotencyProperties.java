@@ -1,5 +1,6 @@
 package io.github.idempotency.autoconfigure;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,11 +9,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.util.unit.DataSize;
 
 import io.github.idempotency.annotation.IdempotencyMode;
-import io.github.idempotency.core.DefaultOutcomeClassifier;
+import io.github.idempotency.internal.engine.DefaultOutcomeClassifier;
 
 /**
  * Configuration properties for idempotency keys.
@@ -73,17 +76,35 @@ public class IdempotencyProperties {
 	private List<String> storedHeaders = new ArrayList<>();
 
 	/**
+	 * Where clients read how to use idempotency keys. When set, every problem the starter answers
+	 * links to it with a 'Link: <uri>; rel="describedby"' header, as the IETF draft recommends.
+	 */
+	private @Nullable URI documentationUri;
+
+	/**
 	 * Settings of individual operations, by operation name.
 	 */
 	private Map<String, Operation> operations = new LinkedHashMap<>();
 
 	private final Tenant tenant = new Tenant();
 
-	private final Schema schema = new Schema();
+	private final Jdbc jdbc = new Jdbc();
 
 	private final Classification classification = new Classification();
 
 	private final Purge purge = new Purge();
+
+	private final Limits limits = new Limits();
+
+	private final Store store = new Store();
+
+	private final Redis redis = new Redis();
+
+	private final Metrics metrics = new Metrics();
+
+	private final Dashboard dashboard = new Dashboard();
+
+	private final Alerts alerts = new Alerts();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -149,6 +170,22 @@ public class IdempotencyProperties {
 		this.storedHeaders = storedHeaders;
 	}
 
+	public @Nullable URI getDocumentationUri() {
+		return this.documentationUri;
+	}
+
+	public void setDocumentationUri(@Nullable URI documentationUri) {
+		this.documentationUri = documentationUri;
+	}
+
+	/**
+	 * Return the {@code Link} header that points to the documentation, if one is configured.
+	 * @return the header value, or {@code null}
+	 */
+	@Nullable String describedByLink() {
+		return (this.documentationUri != null) ? "<" + this.documentationUri + ">; rel=\"describedby\"" : null;
+	}
+
 	public Map<String, Operation> getOperations() {
 		return this.operations;
 	}
@@ -161,8 +198,8 @@ public class IdempotencyProperties {
 		return this.tenant;
 	}
 
-	public Schema getSchema() {
-		return this.schema;
+	public Jdbc getJdbc() {
+		return this.jdbc;
 	}
 
 	public Classification getClassification() {
@@ -171,6 +208,30 @@ public class IdempotencyProperties {
 
 	public Purge getPurge() {
 		return this.purge;
+	}
+
+	public Limits getLimits() {
+		return this.limits;
+	}
+
+	public Store getStore() {
+		return this.store;
+	}
+
+	public Redis getRedis() {
+		return this.redis;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
+	}
+
+	public Dashboard getDashboard() {
+		return this.dashboard;
+	}
+
+	public Alerts getAlerts() {
+		return this.alerts;
 	}
 
 	/**
@@ -285,37 +346,38 @@ public class IdempotencyProperties {
 	}
 
 	/**
-	 * How the starter's own tables are created and migrated.
+	 * The JDBC store's tables: how they are created and upgraded.
 	 */
-	public static class Schema {
+	public static class Jdbc {
 
-		static final String DEFAULT_HISTORY_TABLE = "idempotency_schema_history";
+		static final String DEFAULT_FLYWAY_HISTORY_TABLE = "idempotency_schema_history";
 
 		/**
-		 * Whether to apply the starter's Flyway migrations at start-up. Turn off to manage the
-		 * schema yourself.
+		 * Database schema initialization mode: when the starter creates and upgrades its tables
+		 * with its own Flyway migrations at start-up. Use never to create them yourself from the
+		 * shipped scripts.
 		 */
-		private boolean migrate = true;
+		private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.ALWAYS;
 
 		/**
 		 * Flyway history table of the starter's migrations, kept apart from the application's.
 		 */
-		private String historyTable = DEFAULT_HISTORY_TABLE;
+		private String flywayHistoryTable = DEFAULT_FLYWAY_HISTORY_TABLE;
 
-		public boolean isMigrate() {
-			return this.migrate;
+		public DatabaseInitializationMode getInitializeSchema() {
+			return this.initializeSchema;
 		}
 
-		public void setMigrate(boolean migrate) {
-			this.migrate = migrate;
+		public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+			this.initializeSchema = initializeSchema;
 		}
 
-		public String getHistoryTable() {
-			return this.historyTable;
+		public String getFlywayHistoryTable() {
+			return this.flywayHistoryTable;
 		}
 
-		public void setHistoryTable(String historyTable) {
-			this.historyTable = historyTable;
+		public void setFlywayHistoryTable(String flywayHistoryTable) {
+			this.flywayHistoryTable = flywayHistoryTable;
 		}
 
 	}
@@ -381,8 +443,8 @@ public class IdempotencyProperties {
 		static final Duration DEFAULT_STUCK_AFTER = Duration.ofHours(1);
 
 		/**
-		 * Cron expression, in the server's time zone, of the purge that every instance runs on a
-		 * thread of its own. "-" disables it.
+		 * Cron expression, in the server's time zone, of the purge that every instance runs as a
+		 * scheduled task, on the application's task scheduler if it has one. "-" disables it.
 		 */
 		private String cron = DEFAULT_CRON;
 
@@ -433,6 +495,216 @@ public class IdempotencyProperties {
 
 		public void setStuckAfter(Duration stuckAfter) {
 			this.stuckAfter = stuckAfter;
+		}
+
+	}
+
+	/**
+	 * Limits on the key space each tenant may take, enforced by every application instance on its
+	 * own: with N instances behind a load balancer, a tenant gets up to N times each limit.
+	 */
+	public static class Limits {
+
+		static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(1);
+
+		/**
+		 * New keys one tenant may claim per interval on each instance; more are refused with 429
+		 * and nothing is stored, while keys it already used are still answered. Zero is no limit.
+		 */
+		private int newKeys;
+
+		/**
+		 * Interval of the new-keys limit.
+		 */
+		private Duration interval = DEFAULT_INTERVAL;
+
+		/**
+		 * Claimed keys of one tenant that may run at once on each instance; a new key past it is
+		 * refused with 429. Zero is no limit.
+		 */
+		private int inFlight;
+
+		public int getNewKeys() {
+			return this.newKeys;
+		}
+
+		public void setNewKeys(int newKeys) {
+			this.newKeys = newKeys;
+		}
+
+		public Duration getInterval() {
+			return this.interval;
+		}
+
+		public void setInterval(Duration interval) {
+			this.interval = interval;
+		}
+
+		public int getInFlight() {
+			return this.inFlight;
+		}
+
+		public void setInFlight(int inFlight) {
+			this.inFlight = inFlight;
+		}
+
+	}
+
+	/**
+	 * Which store keeps the idempotency records.
+	 */
+	public static class Store {
+
+		/**
+		 * Store of the idempotency records. When not set, JDBC where the application has a
+		 * DataSource, else Redis where it has a RedisConnectionFactory.
+		 */
+		private @Nullable StoreType type;
+
+		public @Nullable StoreType getType() {
+			return this.type;
+		}
+
+		public void setType(@Nullable StoreType type) {
+			this.type = type;
+		}
+
+	}
+
+	/**
+	 * The stores that keep idempotency records.
+	 */
+	public enum StoreType {
+
+		/**
+		 * The application's relational database (PostgreSQL or H2): LEASED and ATOMIC operations,
+		 * archive, scheduled purge.
+		 */
+		JDBC,
+
+		/**
+		 * Redis, standalone or Redis Cluster: LEASED operations only, native expiry.
+		 */
+		REDIS
+
+	}
+
+	/**
+	 * The Redis store.
+	 */
+	public static class Redis {
+
+		static final String DEFAULT_KEY_PREFIX = "idempotency:";
+
+		static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofMillis(500);
+
+		/**
+		 * Prefix of the Redis keys of idempotency records. Must not contain '{' or '}', which
+		 * would move the hash tag that keeps each record in one Redis Cluster slot.
+		 */
+		private String keyPrefix = DEFAULT_KEY_PREFIX;
+
+		/**
+		 * How many replicas must acknowledge each claim and completion (Redis WAIT) before the
+		 * request goes on; fewer within the timeout answers 503. Zero does not wait.
+		 */
+		private int waitReplicas;
+
+		/**
+		 * How long a claim or completion waits for its replicas' acknowledgements.
+		 */
+		private Duration waitTimeout = DEFAULT_WAIT_TIMEOUT;
+
+		public String getKeyPrefix() {
+			return this.keyPrefix;
+		}
+
+		public void setKeyPrefix(String keyPrefix) {
+			this.keyPrefix = keyPrefix;
+		}
+
+		public int getWaitReplicas() {
+			return this.waitReplicas;
+		}
+
+		public void setWaitReplicas(int waitReplicas) {
+			this.waitReplicas = waitReplicas;
+		}
+
+		public Duration getWaitTimeout() {
+			return this.waitTimeout;
+		}
+
+		public void setWaitTimeout(Duration waitTimeout) {
+			this.waitTimeout = waitTimeout;
+		}
+
+	}
+
+	/**
+	 * The gauges of what the store holds.
+	 */
+	public static class Metrics {
+
+		static final Duration DEFAULT_RECORDS_REFRESH = Duration.ofSeconds(30);
+
+		/**
+		 * How long the gauges of stored records (stuck, expired, store up) keep one count of the
+		 * store before they count again, on a thread of their own, when they are next read.
+		 */
+		private Duration recordsRefresh = DEFAULT_RECORDS_REFRESH;
+
+		public Duration getRecordsRefresh() {
+			return this.recordsRefresh;
+		}
+
+		public void setRecordsRefresh(Duration recordsRefresh) {
+			this.recordsRefresh = recordsRefresh;
+		}
+
+	}
+
+	/**
+	 * The operator dashboard page.
+	 */
+	public static class Dashboard {
+
+		/**
+		 * Whether to serve the operator dashboard page as the 'idempotencydashboard' Actuator
+		 * endpoint, which must also be exposed, like any other endpoint.
+		 */
+		private boolean enabled;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * When a signal counts as one to alert on.
+	 */
+	public static class Alerts {
+
+		static final int DEFAULT_REPEATED_FAILURES = 3;
+
+		/**
+		 * Transient failures of one key, each released for a retry, after which the key is counted
+		 * once in idempotency.repeated.failures. Counted for LEASED operations: an ATOMIC failure
+		 * rolls its claim back with everything else.
+		 */
+		private int repeatedFailures = DEFAULT_REPEATED_FAILURES;
+
+		public int getRepeatedFailures() {
+			return this.repeatedFailures;
+		}
+
+		public void setRepeatedFailures(int repeatedFailures) {
+			this.repeatedFailures = repeatedFailures;
 		}
 
 	}

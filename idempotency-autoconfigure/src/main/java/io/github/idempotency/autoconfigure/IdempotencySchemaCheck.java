@@ -5,11 +5,12 @@ import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import io.github.idempotency.store.jdbc.DatabasePlatform;
+import io.github.idempotency.internal.jdbc.DatabasePlatform;
 
 /**
  * Checks at start-up, once every migration has run, that the store's table exists, so that a
@@ -21,12 +22,12 @@ class IdempotencySchemaCheck implements SmartInitializingSingleton {
 
 	private final BooleanSupplier storeIsJdbc;
 
-	private final boolean migrationsEnabled;
+	private final DatabaseInitializationMode mode;
 
-	IdempotencySchemaCheck(DataSource dataSource, BooleanSupplier storeIsJdbc, boolean migrationsEnabled) {
+	IdempotencySchemaCheck(DataSource dataSource, BooleanSupplier storeIsJdbc, DatabaseInitializationMode mode) {
 		this.dataSource = dataSource;
 		this.storeIsJdbc = storeIsJdbc;
-		this.migrationsEnabled = migrationsEnabled;
+		this.mode = mode;
 	}
 
 	@Override
@@ -39,8 +40,7 @@ class IdempotencySchemaCheck implements SmartInitializingSingleton {
 					Long.class);
 		}
 		catch (BadSqlGrammarException ex) {
-			throw new IdempotencySchemaMissingException(DatabasePlatform.of(this.dataSource).id(),
-					this.migrationsEnabled, ex);
+			throw new IdempotencySchemaMissingException(DatabasePlatform.of(this.dataSource), this.mode, ex);
 		}
 		catch (DataAccessException ex) {
 			// The database is unreachable right now: requests answer 503 until it is back.

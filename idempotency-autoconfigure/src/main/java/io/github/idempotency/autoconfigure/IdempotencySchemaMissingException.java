@@ -1,26 +1,30 @@
 package io.github.idempotency.autoconfigure;
 
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+
+import io.github.idempotency.internal.jdbc.DatabasePlatform;
+
 /**
  * Thrown at start-up when the database has no {@code idempotency_record} table.
  */
 class IdempotencySchemaMissingException extends IllegalStateException {
 
-	private final String platform;
+	private final DatabasePlatform platform;
 
-	private final boolean migrationsEnabled;
+	private final DatabaseInitializationMode mode;
 
-	IdempotencySchemaMissingException(String platform, boolean migrationsEnabled, Throwable cause) {
+	IdempotencySchemaMissingException(DatabasePlatform platform, DatabaseInitializationMode mode, Throwable cause) {
 		super("The table idempotency_record does not exist", cause);
 		this.platform = platform;
-		this.migrationsEnabled = migrationsEnabled;
+		this.mode = mode;
 	}
 
-	String platform() {
+	DatabasePlatform platform() {
 		return this.platform;
 	}
 
-	boolean migrationsEnabled() {
-		return this.migrationsEnabled;
+	DatabaseInitializationMode mode() {
+		return this.mode;
 	}
 
 }

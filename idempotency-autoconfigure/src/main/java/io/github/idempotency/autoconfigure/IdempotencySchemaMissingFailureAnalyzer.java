@@ -1,5 +1,7 @@
 package io.github.idempotency.autoconfigure;
 
+import java.util.Locale;
+
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
@@ -10,16 +12,15 @@ class IdempotencySchemaMissingFailureAnalyzer extends AbstractFailureAnalyzer<Id
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, IdempotencySchemaMissingException cause) {
-		String scripts = "classpath:db/idempotency/" + cause.platform() + "/V*.sql";
-		String create = cause.migrationsEnabled()
-				? "Add Flyway to the application (org.flywaydb:flyway-core, and flyway-database-postgresql for "
-						+ "PostgreSQL) so that the starter applies its migrations at start-up, or create the tables "
-						+ "yourself from " + scripts + "."
-				: "Set idempotency.schema.migrate=true so that the starter applies its migrations at start-up "
-						+ "(it needs Flyway on the classpath), or create the tables yourself from " + scripts + ".";
+		String database = cause.platform().id();
 		return new FailureAnalysis("The idempotency store's table idempotency_record does not exist in the "
-				+ "application's " + cause.platform() + " database, so every @Idempotent request would fail.",
-				create, cause);
+				+ "application's " + database + " database (idempotency.jdbc.initialize-schema is "
+				+ cause.mode().name().toLowerCase(Locale.ROOT)
+				+ "), so every @Idempotent request would fail.",
+				"Set idempotency.jdbc.initialize-schema=always (the default) so that the starter creates and "
+						+ "upgrades its tables with its own Flyway migrations at start-up, or create them yourself "
+						+ "from the shipped script " + cause.platform().schemaScript() + ".",
+				cause);
 	}
 
 }

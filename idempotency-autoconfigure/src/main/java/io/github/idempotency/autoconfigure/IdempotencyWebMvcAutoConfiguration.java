@@ -2,36 +2,39 @@ package io.github.idempotency.autoconfigure;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
-import io.github.idempotency.aop.IdempotentAttributeSource;
-import io.github.idempotency.aop.KeyExpressionEvaluator;
-import io.github.idempotency.core.IdempotencyEngine;
-import io.github.idempotency.core.OperationPolicies;
-import io.github.idempotency.core.OutcomeClassifier;
-import io.github.idempotency.core.RequestFingerprinter;
-import io.github.idempotency.core.TenantResolver;
-import io.github.idempotency.metrics.HandlerMethodOperationNames;
-import io.github.idempotency.web.IdempotencyExceptionResolver;
-import io.github.idempotency.web.IdempotencyFilter;
-import io.github.idempotency.web.IdempotencyHandlerInterceptor;
-import io.github.idempotency.web.StoredHeaderPolicy;
-import io.github.idempotency.web.WebExecutionFinisher;
-import io.github.idempotency.web.WebIdempotencyHandler;
+import io.github.idempotency.OutcomeClassifier;
+import io.github.idempotency.internal.engine.IdempotencyEngine;
+import io.github.idempotency.internal.engine.IdempotentInvocation;
+import io.github.idempotency.internal.method.IdempotentAttributeSource;
+import io.github.idempotency.internal.method.KeyExpressionEvaluator;
+import io.github.idempotency.internal.metrics.HandlerMethodOperationNames;
+import io.github.idempotency.internal.openapi.IdempotencyOperationCustomizer;
+import io.github.idempotency.internal.web.IdempotencyExceptionResolver;
+import io.github.idempotency.internal.web.IdempotencyFilter;
+import io.github.idempotency.internal.web.IdempotencyHandlerInterceptor;
+import io.github.idempotency.internal.web.IdempotencyProblemAdvice;
+import io.github.idempotency.internal.web.StoredHeaderPolicy;
+import io.github.idempotency.internal.web.WebExecutionFinisher;
+import io.github.idempotency.internal.web.WebIdempotencyHandler;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the HTTP contract for {@code @Idempotent}
- * Spring MVC handler methods: key header, replays, problems and response capture.
+ * Spring MVC handler methods: key header, replays, problems and response capture, and their
+ * springdoc-openapi documentation where springdoc is present.
  */
 @AutoConfiguration(after = IdempotencyAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -54,17 +57,16 @@ public final class IdempotencyWebMvcAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	WebIdempotencyHandler webIdempotencyHandler(IdempotencyEngine engine, OperationPolicies policies,
-			TenantResolver tenantResolver, RequestFingerprinter fingerprinter, KeyExpressionEvaluator keyEvaluator,
+	WebIdempotencyHandler webIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
 			IdempotencyProperties properties) {
-		return new WebIdempotencyHandler(engine, policies, tenantResolver, fingerprinter, keyEvaluator,
-				properties.getKeyHeader());
+		return new WebIdempotencyHandler(invocation, keyEvaluator, properties.getKeyHeader());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	WebExecutionFinisher webExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy) {
-		return new WebExecutionFinisher(classifier, headerPolicy);
+	WebExecutionFinisher webExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy,
+			IdempotencyProperties properties) {
+		return new WebExecutionFinisher(classifier, headerPolicy, properties.describedByLink());
 	}
 
 	@Bean
@@ -80,7 +82,8 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	@ConditionalOnMissingBean
 	IdempotencyHandlerInterceptor idempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource,
 			WebExecutionFinisher finisher, IdempotencyProperties properties) {
-		return new IdempotencyHandlerInterceptor(attributeSource, finisher, properties.getMaxBodySize().toBytes());
+		return new IdempotencyHandlerInterceptor(attributeSource, finisher, properties.getMaxBodySize().toBytes(),
+				properties.describedByLink());
 	}
 
 	@Bean
@@ -97,6 +100,12 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
+	IdempotencyProblemAdvice idempotencyProblemAdvice(IdempotencyProperties properties) {
+		return new IdempotencyProblemAdvice(properties.describedByLink());
+	}
+
+	@Bean
 	WebMvcConfigurer idempotencyWebMvcConfigurer(IdempotencyHandlerInterceptor interceptor) {
 		return new WebMvcConfigurer() {
 
@@ -106,6 +115,19 @@ public final class IdempotencyWebMvcAutoConfiguration {
 			}
 
 		};
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springdoc.core.customizers.OperationCustomizer")
+	static class OpenApiConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		IdempotencyOperationCustomizer idempotencyOperationCustomizer(IdempotentAttributeSource attributeSource,
+				IdempotencyProperties properties) {
+			return new IdempotencyOperationCustomizer(attributeSource, properties.getKeyHeader());
+		}
+
 	}
 
 }

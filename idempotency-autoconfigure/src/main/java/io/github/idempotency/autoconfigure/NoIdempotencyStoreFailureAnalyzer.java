@@ -13,10 +13,13 @@ class NoIdempotencyStoreFailureAnalyzer extends AbstractFailureAnalyzer<NoIdempo
 		return new FailureAnalysis("""
 				The idempotency starter has no store for its records, so @Idempotent methods would run \
 				unguarded: a retry would run them again. The JDBC store needs exactly one DataSource (or a \
-				@Primary one), and this application has none.""", """
+				@Primary one); the Redis store needs one RedisConnectionFactory, on Lettuce; this application has \
+				neither for the store it uses (idempotency.store.type, or JDBC then Redis when not set).""", """
 				Configure a DataSource (spring.datasource.url, or an embedded database such as H2 on the \
-				classpath), or define an IdempotencyStore bean of your own. To run @Idempotent methods \
-				unguarded on purpose, set idempotency.enabled=false.""", cause);
+				classpath); or add spring-boot-starter-data-redis and point spring.data.redis.* at Redis \
+				(standalone or Redis Cluster), setting idempotency.store.type=redis if the application \
+				also has a DataSource; or define an IdempotencyStore bean of your own. To run @Idempotent \
+				methods unguarded on purpose, set idempotency.enabled=false.""", cause);
 	}
 
 }

@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
-import io.github.idempotency.metrics.IdempotentOperationNames;
+import io.github.idempotency.internal.metrics.IdempotentOperationNames;
 
 /**
  * Warns at start-up about {@code idempotency.operations.<name>} settings that match no

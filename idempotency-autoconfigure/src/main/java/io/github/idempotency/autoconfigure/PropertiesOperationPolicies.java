@@ -4,8 +4,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.idempotency.annotation.IdempotencyMode;
-import io.github.idempotency.core.OperationPolicies;
-import io.github.idempotency.core.OperationPolicy;
+import io.github.idempotency.internal.engine.OperationPolicies;
+import io.github.idempotency.internal.engine.OperationPolicy;
 
 /**
  * Operation settings from {@code idempotency.operations.<name>.*}, falling back to

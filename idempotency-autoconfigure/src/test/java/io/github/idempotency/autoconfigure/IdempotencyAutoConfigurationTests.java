@@ -1,6 +1,5 @@
 package io.github.idempotency.autoconfigure;
 
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
@@ -8,48 +7,51 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
-import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.context.request.RequestContextHolder;
 
+import io.github.idempotency.Disposition;
+import io.github.idempotency.IdempotencyListener;
+import io.github.idempotency.OutcomeClassifier;
+import io.github.idempotency.RequestFingerprinter;
+import io.github.idempotency.TenantResolver;
+import io.github.idempotency.IdempotencyException;
 import io.github.idempotency.annotation.Idempotent;
-import io.github.idempotency.aop.IdempotentAnnotationBeanPostProcessor;
-import io.github.idempotency.aop.IdempotentMethodInterceptor;
-import io.github.idempotency.core.DefaultOutcomeClassifier;
-import io.github.idempotency.core.Disposition;
-import io.github.idempotency.core.IdempotencyEngine;
-import io.github.idempotency.core.IdempotencyListener;
-import io.github.idempotency.core.IdempotencyTransactions;
-import io.github.idempotency.core.LeaseHeartbeat;
-import io.github.idempotency.core.OperationPolicies;
-import io.github.idempotency.core.OutcomeClassifier;
-import io.github.idempotency.core.RequestFingerprinter;
-import io.github.idempotency.core.Sha256RequestFingerprinter;
-import io.github.idempotency.core.TenantResolver;
+import io.github.idempotency.annotation.IdempotentSequence;
+import io.github.idempotency.internal.jdbc.IdempotencyStatements;
+import io.github.idempotency.internal.engine.DefaultOutcomeClassifier;
+import io.github.idempotency.internal.engine.IdempotencyEngine;
+import io.github.idempotency.internal.engine.IdempotencyTransactions;
+import io.github.idempotency.internal.engine.LeaseHeartbeat;
+import io.github.idempotency.internal.engine.OperationPolicies;
+import io.github.idempotency.internal.fingerprint.Sha256RequestFingerprinter;
+import io.github.idempotency.internal.jdbc.IdempotencySchemaInitializer;
+import io.github.idempotency.internal.jdbc.JdbcIdempotencyStore;
+import io.github.idempotency.internal.method.IdempotentAnnotationBeanPostProcessor;
+import io.github.idempotency.internal.method.IdempotentMethodInterceptor;
+import io.github.idempotency.internal.web.DefaultTenantResolver;
 import io.github.idempotency.store.IdempotencyStore;
-import io.github.idempotency.store.jdbc.JdbcIdempotencyStore;
-import io.github.idempotency.store.schema.IdempotencySchemaInitializer;
 import io.github.idempotency.test.TestDataSources;
-import io.github.idempotency.web.DefaultTenantResolver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * {@link IdempotencyAutoConfiguration} and {@link IdempotencyJdbcStoreAutoConfiguration} in an
+ * {@link IdempotencyAutoConfiguration} and {@link IdempotencyJdbcAutoConfiguration} in an
  * application that is not a web application, on an embedded H2 database.
  */
 class IdempotencyAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-				IdempotencyJdbcStoreAutoConfiguration.class, IdempotencyAutoConfiguration.class,
+				IdempotencyJdbcAutoConfiguration.class, IdempotencyAutoConfiguration.class,
 				IdempotencyWebMvcAutoConfiguration.class));
 
 	@Test
@@ -80,6 +82,39 @@ class IdempotencyAutoConfigurationTests {
 	}
 
 	@Test
+	void sequencedOperationsRunOnTheJdbcStoreAndRefuseALowerNumber() {
+		this.runner.withUserConfiguration(LedgerConfiguration.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			Ledger ledger = context.getBean(Ledger.class);
+			assertThat(ledger.post("acct", 2)).isEqualTo("posted 2 (1)");
+			IdempotencyException stale = catchThrowableOfType(IdempotencyException.class, () -> ledger.post("acct", 1));
+			assertThat(stale.getBody().getType()).hasToString("urn:problem-type:idempotency:stale-sequence");
+			assertThat(ledger.post("acct", 3)).isEqualTo("posted 3 (2)");
+		});
+	}
+
+	@Test
+	void sequencedOperationsOverAStoreThatKeepsNoSequenceNumbersStopTheStartAndSayWhatToDo() {
+		this.runner.withUserConfiguration(LedgerConfiguration.class, StoreWithoutSequencesConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).isInstanceOf(SequencesUnsupportedException.class);
+				FailureAnalysis analysis = new SequencesUnsupportedFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("@IdempotentSequence")
+					.contains("ledger-posting")
+					.contains(StoreWithoutSequences.class.getName());
+				assertThat(analysis.getAction()).contains("supportsSequences()").contains("advanceSequence");
+			});
+	}
+
+	@Test
+	void aStoreThatKeepsNoSequenceNumbersStartsWhereNoOperationNeedsThem() {
+		this.runner.withUserConfiguration(PaymentsConfiguration.class, StoreWithoutSequencesConfiguration.class)
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void masterSwitchOffCreatesNothingAndLeavesIdempotentMethodsUnguarded() {
 		this.runner.withUserConfiguration(PaymentsConfiguration.class)
 			.withPropertyValues("idempotency.enabled=false")
@@ -106,7 +141,7 @@ class IdempotencyAutoConfigurationTests {
 	@Test
 	void withoutADataSourceTheApplicationFailsToStartRatherThanRunIdempotentMethodsUnguarded() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(IdempotencyJdbcStoreAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(IdempotencyJdbcAutoConfiguration.class,
 					IdempotencyAutoConfiguration.class))
 			.withUserConfiguration(PaymentsConfiguration.class)
 			.run((context) -> assertThat(context).getFailure()
@@ -117,7 +152,7 @@ class IdempotencyAutoConfigurationTests {
 	@Test
 	void withoutADataSourceAndIdempotencyDisabledIdempotentMethodsRunUnguarded() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(IdempotencyJdbcStoreAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(IdempotencyJdbcAutoConfiguration.class,
 					IdempotencyAutoConfiguration.class))
 			.withUserConfiguration(PaymentsConfiguration.class)
 			.withPropertyValues("idempotency.enabled=false")
@@ -133,61 +168,12 @@ class IdempotencyAutoConfigurationTests {
 	@Test
 	void withTwoDataSourcesAndNoPrimaryThereIsNoStoreAndTheApplicationFailsToStart() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(IdempotencyJdbcStoreAutoConfiguration.class,
+			.withConfiguration(AutoConfigurations.of(IdempotencyJdbcAutoConfiguration.class,
 					IdempotencyAutoConfiguration.class))
 			.withUserConfiguration(TwoDataSourcesConfiguration.class)
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(NoIdempotencyStoreException.class));
-	}
-
-	@Test
-	void schemaMigrationOffCreatesNoSchemaInitializerAndUsesTheTablesTheApplicationCreated() {
-		this.runner.withPropertyValues("idempotency.schema.migrate=false")
-			.withUserConfiguration(OwnSchemaConfiguration.class)
-			.run((context) -> {
-				assertThat(context).hasNotFailed()
-					.doesNotHaveBean(IdempotencySchemaInitializer.class)
-					.hasSingleBean(IdempotencyStore.class)
-					.hasSingleBean(IdempotencyEngine.class);
-				assertThat(context.getBean(DataSource.class).getConnection().getMetaData().getURL())
-					.contains("own-schema");
-			});
-	}
-
-	@Test
-	void schemaMigrationOffWithoutTheTablesFailsTheStartWithWhatToDo() {
-		this.runner.withPropertyValues("idempotency.schema.migrate=false")
-			.run((context) -> assertThat(context).getFailure()
-				.isInstanceOf(IdempotencySchemaMissingException.class)
-				.hasMessageContaining("idempotency_record"));
-	}
-
-	@Test
-	void schemaInitializerUsesTheConfiguredHistoryTable() {
-		this.runner.withPropertyValues("idempotency.schema.history-table=starter_history").run((context) -> {
-			assertThat(tableCount(context.getBean(DataSource.class), "starter_history")).isOne();
-			assertThat(tableCount(context.getBean(DataSource.class), "idempotency_schema_history")).isZero();
-		});
-	}
-
-	/**
-	 * On an empty database the application's Flyway migrations run first; the starter's then find
-	 * a schema that is not empty and baseline their own history below their first migration.
-	 */
-	@Test
-	void schemaInitializerRunsAfterTheApplicationsFlywayMigrations() {
-		this.runner.withConfiguration(AutoConfigurations.of(FlywayAutoConfiguration.class))
-			.withPropertyValues("spring.flyway.locations=classpath:db/schematest/app")
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
-				assertThat(jdbc.queryForList("SELECT \"type\" FROM \"flyway_schema_history\" "
-						+ "ORDER BY \"installed_rank\"", String.class)).containsSubsequence("SQL", "SQL")
-					.doesNotContain("BASELINE");
-				assertThat(jdbc.queryForList("SELECT \"type\" FROM \"idempotency_schema_history\" "
-						+ "ORDER BY \"installed_rank\"", String.class)).containsSubsequence("BASELINE", "SQL");
-			});
 	}
 
 	@Test
@@ -255,6 +241,17 @@ class IdempotencyAutoConfigurationTests {
 	}
 
 	@Test
+	void withSpringWebButWithoutTheServletApiTheTenantIsTheConfiguredDefault() {
+		this.runner.withClassLoader(new FilteredClassLoader("jakarta.servlet."))
+			.withPropertyValues("idempotency.tenant.default-tenant=acme")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(TenantResolver.class);
+				assertThat(context.getBean(TenantResolver.class)).isNotInstanceOf(DefaultTenantResolver.class);
+				assertThat(context.getBean(TenantResolver.class).resolveTenant()).isEqualTo("acme");
+			});
+	}
+
+	@Test
 	void outsideARequestTheWebTenantResolverAnswersTheConfiguredDefault() {
 		this.runner.withPropertyValues("idempotency.tenant.default-tenant=acme")
 			.run((context) -> assertThat(context.getBean(TenantResolver.class).resolveTenant()).isEqualTo("acme"));
@@ -295,19 +292,50 @@ class IdempotencyAutoConfigurationTests {
 
 	}
 
-	/**
-	 * A database whose idempotency tables the application created itself, from the starter's
-	 * scripts.
-	 */
 	@Configuration(proxyBeanMethods = false)
-	static class OwnSchemaConfiguration {
+	static class LedgerConfiguration {
 
 		@Bean
-		DataSource dataSource() {
-			return new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2)
-				.setName("own-schema-" + UUID.randomUUID())
-				.addScript("db/idempotency/h2/V1__idempotency_record.sql")
-				.build();
+		Ledger ledger() {
+			return new Ledger();
+		}
+
+	}
+
+	static class Ledger {
+
+		private final AtomicInteger calls = new AtomicInteger();
+
+		@Idempotent(operation = "ledger-posting", key = "#account + ':' + #sequence")
+		@IdempotentSequence(scope = "#account", value = "#sequence")
+		String post(String account, long sequence) {
+			return "posted " + sequence + " (" + this.calls.incrementAndGet() + ")";
+		}
+
+	}
+
+	/**
+	 * The JDBC store, as a store written before sequence numbers would be.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class StoreWithoutSequencesConfiguration {
+
+		@Bean
+		IdempotencyStore idempotencyStore(DataSource dataSource) {
+			return new StoreWithoutSequences(dataSource);
+		}
+
+	}
+
+	static class StoreWithoutSequences extends JdbcIdempotencyStore {
+
+		StoreWithoutSequences(DataSource dataSource) {
+			super(JdbcClient.create(dataSource), IdempotencyStatements.of(dataSource));
+		}
+
+		@Override
+		public boolean supportsSequences() {
+			return false;
 		}
 
 	}

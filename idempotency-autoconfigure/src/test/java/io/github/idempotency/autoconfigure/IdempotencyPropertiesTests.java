@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.env.PropertiesPropertySourceLoader;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
@@ -29,11 +30,11 @@ import org.springframework.util.unit.DataSize;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import io.github.idempotency.Disposition;
+import io.github.idempotency.OutcomeClassifier;
 import io.github.idempotency.annotation.IdempotencyMode;
-import io.github.idempotency.core.Disposition;
-import io.github.idempotency.core.OperationPolicies;
-import io.github.idempotency.core.OperationPolicy;
-import io.github.idempotency.core.OutcomeClassifier;
+import io.github.idempotency.internal.engine.OperationPolicies;
+import io.github.idempotency.internal.engine.OperationPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
@@ -76,17 +77,28 @@ class IdempotencyPropertiesTests {
 			assertThat(refund.isArchive()).isFalse();
 			assertThat(properties.getTenant().getHeader()).isEqualTo("X-Org");
 			assertThat(properties.getTenant().getDefaultTenant()).isEqualTo("acme");
-			assertThat(properties.getSchema().isMigrate()).isFalse();
-			assertThat(properties.getSchema().getHistoryTable()).isEqualTo("starter_history");
+			assertThat(properties.getJdbc().getInitializeSchema()).isEqualTo(DatabaseInitializationMode.NEVER);
+			assertThat(properties.getJdbc().getFlywayHistoryTable()).isEqualTo("starter_history");
 			assertThat(properties.getPurge().getCron()).isEqualTo("0 */5 * * * *");
 			assertThat(properties.getPurge().getBatchSize()).isEqualTo(100);
 			assertThat(properties.getPurge().getPause()).isEqualTo(Duration.ofSeconds(1));
 			assertThat(properties.getPurge().getStuckAfter()).isEqualTo(Duration.ofHours(2));
+			assertThat(properties.getLimits().getNewKeys()).isEqualTo(100);
+			assertThat(properties.getLimits().getInterval()).isEqualTo(Duration.ofSeconds(10));
+			assertThat(properties.getLimits().getInFlight()).isEqualTo(20);
+
+			assertThat(properties.getMetrics().getRecordsRefresh()).isEqualTo(Duration.ofSeconds(10));
+			assertThat(properties.getDashboard().isEnabled()).isTrue();
 			assertThat(properties.getClassification().getTransientStatuses()).containsExactlyInAnyOrder(409, 429);
 			assertThat(properties.getClassification().getFinalExceptions())
 				.containsExactly(IllegalArgumentException.class, NoSuchElementException.class);
 			assertThat(properties.getClassification().getTransientExceptions())
 				.containsExactly(IllegalStateException.class);
+			assertThat(properties.getStore().getType()).isEqualTo(IdempotencyProperties.StoreType.REDIS);
+			assertThat(properties.getRedis().getKeyPrefix()).isEqualTo("orders-idempotency:");
+			assertThat(properties.getRedis().getWaitReplicas()).isEqualTo(1);
+			assertThat(properties.getRedis().getWaitTimeout()).isEqualTo(Duration.ofSeconds(2));
+			assertThat(properties.getAlerts().getRepeatedFailures()).isEqualTo(5);
 		});
 	}
 
@@ -131,16 +143,27 @@ class IdempotencyPropertiesTests {
 			assertThat(properties.getOperations()).isEmpty();
 			assertThat(properties.getTenant().getHeader()).isEqualTo("X-Tenant-Id");
 			assertThat(properties.getTenant().getDefaultTenant()).isEqualTo("default");
-			assertThat(properties.getSchema().isMigrate()).isTrue();
-			assertThat(properties.getSchema().getHistoryTable()).isEqualTo("idempotency_schema_history");
+			assertThat(properties.getJdbc().getInitializeSchema()).isEqualTo(DatabaseInitializationMode.ALWAYS);
+			assertThat(properties.getJdbc().getFlywayHistoryTable()).isEqualTo("idempotency_schema_history");
 			assertThat(properties.getPurge().getCron()).isEqualTo("0 * * * * *");
 			assertThat(properties.getPurge().getBatchSize()).isEqualTo(500);
 			assertThat(properties.getPurge().getPause()).isEqualTo(Duration.ofMillis(200));
 			assertThat(properties.getPurge().getStuckAfter()).isEqualTo(Duration.ofHours(1));
+			assertThat(properties.getLimits().getNewKeys()).isZero();
+			assertThat(properties.getLimits().getInterval()).isEqualTo(Duration.ofMinutes(1));
+			assertThat(properties.getLimits().getInFlight()).isZero();
+
+			assertThat(properties.getMetrics().getRecordsRefresh()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(properties.getDashboard().isEnabled()).isFalse();
 			assertThat(properties.getClassification().getTransientStatuses()).containsExactlyInAnyOrder(408, 409, 425,
 					429);
 			assertThat(properties.getClassification().getFinalExceptions()).isEmpty();
 			assertThat(properties.getClassification().getTransientExceptions()).isEmpty();
+			assertThat(properties.getStore().getType()).isNull();
+			assertThat(properties.getRedis().getKeyPrefix()).isEqualTo("idempotency:");
+			assertThat(properties.getRedis().getWaitReplicas()).isZero();
+			assertThat(properties.getRedis().getWaitTimeout()).isEqualTo(Duration.ofMillis(500));
+			assertThat(properties.getAlerts().getRepeatedFailures()).isEqualTo(3);
 		});
 	}
 
@@ -148,9 +171,10 @@ class IdempotencyPropertiesTests {
 	void boundSettingsReachTheOperationPoliciesAndTheClassifier() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-					IdempotencyJdbcStoreAutoConfiguration.class, IdempotencyAutoConfiguration.class))
+					IdempotencyJdbcAutoConfiguration.class, IdempotencyAutoConfiguration.class))
 			.withInitializer(IdempotencyPropertiesTests::loadEveryProperty)
-			.withPropertyValues("idempotency.enabled=true", "idempotency.schema.migrate=true")
+			.withPropertyValues("idempotency.enabled=true", "idempotency.jdbc.initialize-schema=always",
+					"idempotency.store.type=jdbc")
 			.run((context) -> {
 				OperationPolicies policies = context.getBean(OperationPolicies.class);
 				OperationPolicy payment = policies.policyFor("create-payment", null);

@@ -18,19 +18,19 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.servlet.HandlerExecutionChain;
 import org.springframework.web.servlet.HandlerExceptionResolver;
+import org.springframework.web.servlet.HandlerExecutionChain;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
+import io.github.idempotency.Disposition;
+import io.github.idempotency.OutcomeClassifier;
 import io.github.idempotency.annotation.Idempotent;
-import io.github.idempotency.core.Disposition;
-import io.github.idempotency.core.OutcomeClassifier;
-import io.github.idempotency.web.IdempotencyExceptionResolver;
-import io.github.idempotency.web.IdempotencyFilter;
-import io.github.idempotency.web.IdempotencyHandlerInterceptor;
-import io.github.idempotency.web.StoredHeaderPolicy;
-import io.github.idempotency.web.WebExecutionFinisher;
-import io.github.idempotency.web.WebIdempotencyHandler;
+import io.github.idempotency.internal.web.IdempotencyExceptionResolver;
+import io.github.idempotency.internal.web.IdempotencyFilter;
+import io.github.idempotency.internal.web.IdempotencyHandlerInterceptor;
+import io.github.idempotency.internal.web.StoredHeaderPolicy;
+import io.github.idempotency.internal.web.WebExecutionFinisher;
+import io.github.idempotency.internal.web.WebIdempotencyHandler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IdempotencyWebMvcAutoConfigurationTests {
 
 	private static final AutoConfigurations IDEMPOTENCY = AutoConfigurations.of(DataSourceAutoConfiguration.class,
-			IdempotencyJdbcStoreAutoConfiguration.class, IdempotencyAutoConfiguration.class,
+			IdempotencyJdbcAutoConfiguration.class, IdempotencyAutoConfiguration.class,
 			IdempotencyWebMvcAutoConfiguration.class);
 
 	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()

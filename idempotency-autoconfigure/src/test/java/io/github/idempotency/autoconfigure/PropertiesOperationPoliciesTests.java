@@ -5,7 +5,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import io.github.idempotency.annotation.IdempotencyMode;
-import io.github.idempotency.core.OperationPolicy;
+import io.github.idempotency.internal.engine.OperationPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

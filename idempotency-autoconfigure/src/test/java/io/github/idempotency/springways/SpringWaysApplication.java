@@ -20,6 +20,9 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -32,6 +35,8 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -44,9 +49,10 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.util.ContentCachingResponseWrapper;
 import org.springframework.web.util.WebUtils;
 
+import io.github.idempotency.IdempotencyContext;
 import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.annotation.Idempotent;
-import io.github.idempotency.core.IdempotencyContext;
+import io.github.idempotency.annotation.IdempotentSequence;
 
 /**
  * An application that uses Spring the ordinary ways: {@code @Transactional} callers and inner
@@ -61,6 +67,14 @@ public class SpringWaysApplication {
 	 * inside the starter's filter, and copies it to the client at the end (of the last dispatch,
 	 * as Spring's own {@code ShallowEtagHeaderFilter} does).
 	 */
+	/**
+	 * Records every observation, as a tracing bridge would see them.
+	 */
+	@Bean
+	TestObservationRegistry observationRegistry() {
+		return TestObservationRegistry.create();
+	}
+
 	@Bean
 	FilterRegistrationBean<OncePerRequestFilter> responseLoggingFilter() {
 		OncePerRequestFilter filter = new OncePerRequestFilter() {
@@ -266,12 +280,15 @@ public class SpringWaysApplication {
 
 		private final Gate gate;
 
+		private final ObservationRegistry observations;
+
 		private final Executor executor = Executors.newCachedThreadPool();
 
-		HandlersController(Effects effects, InnerService inner, Gate gate) {
+		HandlersController(Effects effects, InnerService inner, Gate gate, ObservationRegistry observations) {
 			this.effects = effects;
 			this.inner = inner;
 			this.gate = gate;
+			this.observations = observations;
 		}
 
 		@Idempotent(operation = "swallowed", mode = IdempotencyMode.ATOMIC)
@@ -293,6 +310,14 @@ public class SpringWaysApplication {
 		ResponseEntity<Map<String, Object>> logged(@RequestBody Map<String, Object> body) {
 			long id = this.effects.record("logged", String.valueOf(body.get("value")));
 			return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("id", id, "value", body.get("value")));
+		}
+
+		@Idempotent(operation = "observed")
+		@PostMapping("/observed")
+		Map<String, Object> observed(@RequestBody Map<String, Object> body) {
+			Observation current = this.observations.getCurrentObservation();
+			long id = this.effects.record("observed", String.valueOf(body.get("value")));
+			return Map.of("id", id, "observedAs", (current != null) ? current.getContext().getName() : "nothing");
 		}
 
 		@Idempotent(operation = "logged-atomic", mode = IdempotencyMode.ATOMIC)
@@ -350,6 +375,21 @@ public class SpringWaysApplication {
 				this.effects.record("future-failing", String.valueOf(body.get("value")));
 				throw new IllegalStateException("the downstream call failed");
 			}, this.executor);
+		}
+
+		/**
+		 * Answers 503 to the first runs of each value, as many as the request's {@code failures},
+		 * as a handler whose downstream service is briefly down; then 201.
+		 */
+		@Idempotent(operation = "flaky")
+		@PostMapping("/flaky")
+		ResponseEntity<Map<String, Object>> flaky(@RequestBody Map<String, Object> body) {
+			String value = String.valueOf(body.get("value"));
+			long id = this.effects.record("flaky", value);
+			if (this.effects.count("flaky", value) <= ((Number) body.get("failures")).intValue()) {
+				return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body(Map.of("retry", true));
+			}
+			return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("id", id, "value", value));
 		}
 
 		@Idempotent(operation = "slow")
@@ -410,6 +450,97 @@ public class SpringWaysApplication {
 			catch (NoSuchAlgorithmException ex) {
 				throw new IllegalStateException(ex);
 			}
+		}
+
+	}
+
+
+	/**
+	 * Updates of a session's cart ordered by a sequence number per session, ATOMIC: each accepted
+	 * update is a row of {@code session_update}, appended in the transaction that advanced the
+	 * session's highest number.
+	 */
+	@RestController
+	static class SessionsController {
+
+		private final JdbcTemplate jdbc;
+
+		SessionsController(JdbcTemplate jdbc) {
+			this.jdbc = jdbc;
+		}
+
+		@Idempotent(operation = "session-cart", mode = IdempotencyMode.ATOMIC,
+				key = "'session_update:' + #id + ':cart:' + #update['sequence']")
+		@IdempotentSequence(scope = "#id + ':cart'", value = "#update['sequence']")
+		@PatchMapping("/sessions/{id}/cart")
+		Map<String, Object> updateCart(@PathVariable String id, @RequestBody Map<String, Object> update) {
+			long sequence = ((Number) update.get("sequence")).longValue();
+			long applied = this.jdbc.queryForObject(
+					"INSERT INTO session_update (session_id, sequence, item) VALUES (?, ?, ?) RETURNING id", Long.class,
+					id, sequence, String.valueOf(update.get("item")));
+			return Map.of("session", id, "sequence", sequence, "applied", applied);
+		}
+
+	}
+
+	/**
+	 * Postings to an account ordered by a sequence number per account, as a message listener
+	 * makes them: LEASED bean methods.
+	 */
+	@Service
+	public static class SequencedPostings {
+
+		private final Effects effects;
+
+		SequencedPostings(Effects effects) {
+			this.effects = effects;
+		}
+
+		@Idempotent(operation = "sequenced-posting", key = "'posting:' + #account + ':' + #sequence")
+		@IdempotentSequence(scope = "#account", value = "#sequence")
+		public String post(String account, long sequence) {
+			this.effects.record("sequenced-posting", account + ":" + sequence);
+			return "posted " + sequence + " to " + account;
+		}
+
+	}
+
+
+	/**
+	 * Charges through a payment gateway, whose transaction id is attached to the key as soon as the
+	 * gateway answers; a charge may then fail transiently, or, ATOMIC, roll back.
+	 */
+	@RestController
+	static class ChargesController {
+
+		private final Effects effects;
+
+		ChargesController(Effects effects) {
+			this.effects = effects;
+		}
+
+		@Idempotent(operation = "charges")
+		@PostMapping("/charges")
+		ResponseEntity<Map<String, Object>> charge(@RequestBody Map<String, Object> body) {
+			String transaction = gatewayCharge(body);
+			if (Boolean.TRUE.equals(body.get("failAfterCharge"))) {
+				return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body(Map.of("retry", true));
+			}
+			return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("transaction", transaction));
+		}
+
+		@Idempotent(operation = "atomic-charges", mode = IdempotencyMode.ATOMIC)
+		@PostMapping("/atomic-charges")
+		Map<String, Object> chargeAtomically(@RequestBody Map<String, Object> body) {
+			String transaction = gatewayCharge(body);
+			this.effects.record("atomic-charges", transaction);
+			throw new IllegalStateException("the ledger write failed after the charge");
+		}
+
+		private String gatewayCharge(Map<String, Object> body) {
+			String transaction = "gw-" + body.get("value") + "-" + this.effects.record("gateway", "charge");
+			IdempotencyContext.require().reference("gateway_transaction", transaction);
+			return transaction;
 		}
 
 	}

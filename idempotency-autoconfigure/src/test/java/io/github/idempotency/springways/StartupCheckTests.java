@@ -25,7 +25,8 @@ class StartupCheckTests {
 		assertThatException().isThrownBy(() -> startWithoutDatabase("spring.autoconfigure.exclude="
 				+ "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration,"
 				+ "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration,"
-				+ "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration"));
+				+ "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration,"
+				+ "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration"));
 		assertThat(output).contains("APPLICATION FAILED TO START");
 		assertThat(output).contains("@Idempotent");
 		assertThat(output).contains("idempotency.enabled=false");
@@ -45,7 +46,7 @@ class StartupCheckTests {
 	@Test
 	void missingSchemaFailsTheStartWithWhatToDo(CapturedOutput output) {
 		PostgresTestDatabase empty = PostgresTestDatabase.create("noschema");
-		assertThatException().isThrownBy(() -> start(postgres(empty, "idempotency.schema.migrate=false")));
+		assertThatException().isThrownBy(() -> start(postgres(empty, "idempotency.jdbc.initialize-schema=never")));
 		assertThat(output).contains("APPLICATION FAILED TO START");
 		assertThat(output).contains("idempotency_record");
 	}

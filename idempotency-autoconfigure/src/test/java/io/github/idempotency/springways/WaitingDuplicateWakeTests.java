@@ -2,6 +2,7 @@ package io.github.idempotency.springways;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -11,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.awaitility.Awaitility;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -19,12 +21,13 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
-import io.github.idempotency.core.IdempotencyKey;
+import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.springways.SpringWaysApplication.Gate;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.StoredResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -133,6 +136,41 @@ class WaitingDuplicateWakeTests extends SpringWaysTest {
 			@Override
 			public Optional<IdempotencyRecord> find(IdempotencyKey key) {
 				return this.delegate.find(key);
+			}
+
+			@Override
+			public boolean release(IdempotencyKey key, UUID token, @Nullable String failure) {
+				return this.delegate.release(key, token, failure);
+			}
+
+			@Override
+			public boolean supportsSequences() {
+				return this.delegate.supportsSequences();
+			}
+
+			@Override
+			public SequenceAdvance advanceSequence(String tenant, String scope, long sequence, Duration ttl) {
+				return this.delegate.advanceSequence(tenant, scope, sequence, ttl);
+			}
+
+			@Override
+			public boolean supportsReferences() {
+				return this.delegate.supportsReferences();
+			}
+
+			@Override
+			public void addReference(IdempotencyKey key, String name, String value, Duration ttl) {
+				this.delegate.addReference(key, name, value, ttl);
+			}
+
+			@Override
+			public Map<String, List<String>> references(IdempotencyKey key) {
+				return this.delegate.references(key);
+			}
+
+			@Override
+			public List<IdempotencyKey> findByReference(String name, String value, int limit) {
+				return this.delegate.findByReference(name, value, limit);
 			}
 
 		}

@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
-import io.github.idempotency.store.jdbc.DatabasePlatform;
+import io.github.idempotency.internal.jdbc.DatabasePlatform;
 
 /**
  * The versioned migrations that the starter ships for a database, read from the classpath, so

@@ -6,14 +6,13 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-
-import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
-import io.github.idempotency.store.jdbc.DatabasePlatform;
-import io.github.idempotency.store.jdbc.IdempotencySql;
-import io.github.idempotency.store.jdbc.JdbcIdempotencyStore;
-import io.github.idempotency.store.schema.IdempotencySchemaInitializer;
+import io.github.idempotency.internal.jdbc.IdempotencySchemaInitializer;
+import io.github.idempotency.internal.jdbc.IdempotencyStatements;
+import io.github.idempotency.internal.jdbc.JdbcIdempotencyStore;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 /**
@@ -70,7 +69,7 @@ public final class TestDataSources {
 	 * @param dataSource the data source
 	 */
 	public static void migrate(DataSource dataSource) {
-		new IdempotencySchemaInitializer(dataSource, DatabasePlatform.of(dataSource), HISTORY_TABLE)
+		new IdempotencySchemaInitializer(dataSource, DatabaseInitializationMode.ALWAYS, HISTORY_TABLE)
 			.afterPropertiesSet();
 	}
 
@@ -80,8 +79,7 @@ public final class TestDataSources {
 	 * @return the store
 	 */
 	public static JdbcIdempotencyStore store(DataSource dataSource) {
-		return new JdbcIdempotencyStore(new JdbcTemplate(dataSource),
-				IdempotencySql.forPlatform(DatabasePlatform.of(dataSource)));
+		return new JdbcIdempotencyStore(JdbcClient.create(dataSource), IdempotencyStatements.of(dataSource));
 	}
 
 }

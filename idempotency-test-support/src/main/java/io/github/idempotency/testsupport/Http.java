@@ -34,6 +34,10 @@ public final class Http {
 		return new Request(URI.create(this.baseUrl + path), "GET");
 	}
 
+	public Request patch(String path) {
+		return new Request(URI.create(this.baseUrl + path), "PATCH");
+	}
+
 	/**
 	 * Return a response body as UTF-8 text.
 	 * @param response the response

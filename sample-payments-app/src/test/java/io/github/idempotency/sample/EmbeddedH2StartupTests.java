@@ -6,7 +6,6 @@ import java.sql.Connection;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -48,7 +47,7 @@ class EmbeddedH2StartupTests {
 		assertThat(this.environment.getProperty("spring.jpa.hibernate.ddl-auto")).isEqualTo("validate");
 		assertThat(this.jdbc.queryForList("SELECT \"version\" FROM \"flyway_schema_history\" "
 				+ "WHERE \"success\" AND \"type\" = 'SQL' ORDER BY \"installed_rank\"", String.class))
-			.containsExactly("1", "2", "3", "4", "5", "6", "7");
+			.containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11");
 		Http http = new Http(this.port);
 		String key = newKey();
 		String request = body(customer("c-"), 2999, "USD");

@@ -6,7 +6,6 @@ import java.sql.Connection;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -16,8 +15,8 @@ import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.sample.support.PostgresDatasource;
+import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static io.github.idempotency.sample.support.Payments.json;
@@ -60,7 +59,7 @@ class PostgresProfileStartupTests {
 		assertThat(this.environment.getProperty("spring.jpa.hibernate.ddl-auto")).isEqualTo("validate");
 		assertThat(this.jdbc.queryForList("SELECT version FROM flyway_schema_history "
 				+ "WHERE success AND type = 'SQL' ORDER BY installed_rank", String.class))
-			.containsExactly("1", "2", "3", "4", "5", "6", "7");
+			.containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11");
 		assertThat(this.jdbc.queryForObject(
 				"SELECT count(*) FROM idempotency_schema_history WHERE success AND version = '1'", Long.class))
 			.isOne();

@@ -15,9 +15,9 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
-import io.github.idempotency.core.CanonicalJson;
-import io.github.idempotency.core.FingerprintRequest;
-import io.github.idempotency.core.Sha256RequestFingerprinter;
+import io.github.idempotency.FingerprintRequest;
+import io.github.idempotency.internal.fingerprint.CanonicalJson;
+import io.github.idempotency.internal.fingerprint.Sha256RequestFingerprinter;
 
 /**
  * Measures the request fingerprint of a realistic JSON body of about 1 KB and 100 KB: the full

@@ -2,12 +2,14 @@ package io.github.idempotency.benchmarks.purge;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
-import io.github.idempotency.store.jdbc.DatabasePlatform;
-import io.github.idempotency.store.jdbc.IdempotencySql;
-import io.github.idempotency.store.jdbc.JdbcIdempotencyStore;
-import io.github.idempotency.store.schema.IdempotencySchemaInitializer;
+import io.github.idempotency.internal.jdbc.DatabasePlatform;
+import io.github.idempotency.internal.jdbc.IdempotencySchemaInitializer;
+import io.github.idempotency.internal.jdbc.IdempotencyStatements;
+import io.github.idempotency.internal.jdbc.JdbcIdempotencyStore;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 /**
@@ -31,7 +33,8 @@ final class BenchmarkDatabase implements AutoCloseable {
 		config.setMaximumPoolSize(connections);
 		config.setMinimumIdle(connections);
 		this.dataSource = new HikariDataSource(config);
-		new IdempotencySchemaInitializer(this.dataSource, DatabasePlatform.POSTGRESQL, "idempotency_schema_history")
+		new IdempotencySchemaInitializer(this.dataSource, DatabaseInitializationMode.ALWAYS,
+				"idempotency_schema_history")
 			.afterPropertiesSet();
 		this.jdbc = new JdbcTemplate(this.dataSource);
 	}
@@ -40,12 +43,12 @@ final class BenchmarkDatabase implements AutoCloseable {
 		return this.dataSource;
 	}
 
-	IdempotencySql sql() {
-		return IdempotencySql.forPlatform(DatabasePlatform.POSTGRESQL);
+	IdempotencyStatements statements() {
+		return IdempotencyStatements.of(DatabasePlatform.POSTGRESQL);
 	}
 
 	JdbcIdempotencyStore store() {
-		return new JdbcIdempotencyStore(this.jdbc, sql());
+		return new JdbcIdempotencyStore(JdbcClient.create(this.jdbc), statements());
 	}
 
 	String describe() {

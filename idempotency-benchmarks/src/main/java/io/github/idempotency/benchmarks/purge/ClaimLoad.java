@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.LongAdder;
 
-import io.github.idempotency.core.IdempotencyKey;
+import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyStore;

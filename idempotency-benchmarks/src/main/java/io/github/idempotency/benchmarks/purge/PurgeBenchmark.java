@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.ToDoubleFunction;
 
-import io.github.idempotency.purge.IdempotencyPurger;
-import io.github.idempotency.purge.PurgeResult;
+import io.github.idempotency.internal.jdbc.JdbcPurgeBatch;
+import io.github.idempotency.internal.purge.IdempotencyPurger;
+import io.github.idempotency.internal.purge.PurgeResult;
 
 /**
  * Measures the purge rate and the throughput of concurrent first claims (claim and complete, as a
@@ -93,9 +94,9 @@ public final class PurgeBenchmark {
 			long start = System.nanoTime();
 			PurgeResult purge = null;
 			if (pause != null) {
-				IdempotencyPurger purger = new IdempotencyPurger(database.dataSource(), database.sql(),
-						options.archive() ? Set.of("payments") : Set.of(), batchSize, pause,
-						Duration.ofHours(1), List.of());
+				JdbcPurgeBatch batch = new JdbcPurgeBatch(database.dataSource(), database.statements(),
+						options.archive() ? Set.of("payments") : Set.of(), batchSize, Duration.ofHours(1));
+				IdempotencyPurger purger = new IdempotencyPurger(batch, pause, List.of());
 				purge = purgeFor(purger, options.window());
 			}
 			else {

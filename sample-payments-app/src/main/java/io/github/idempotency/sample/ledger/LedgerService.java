@@ -6,6 +6,8 @@ import java.util.List;
 
 import org.springframework.stereotype.Service;
 
+import io.github.idempotency.IdempotencyKeyInProgressException;
+import io.github.idempotency.IdempotentOperationFailedException;
 import io.github.idempotency.annotation.Idempotent;
 import io.github.idempotency.sample.payments.PaymentSucceeded;
 
@@ -33,9 +35,9 @@ public class LedgerService {
 	 * @param event the payment event
 	 * @return the entry, new or, for a duplicate, the first one
 	 * @throws InvalidLedgerEventException if the event cannot be posted
-	 * @throws io.github.idempotency.core.IdempotencyKeyInProgressException if the same payment is
+	 * @throws io.github.idempotency.IdempotencyKeyInProgressException if the same payment is
 	 * being posted right now, so that the message is delivered again later
-	 * @throws io.github.idempotency.core.IdempotentOperationFailedException if an earlier delivery
+	 * @throws io.github.idempotency.IdempotentOperationFailedException if an earlier delivery
 	 * of the event failed with an {@link InvalidLedgerEventException}
 	 */
 	@Idempotent(operation = POST_OPERATION, key = "'ledger:' + #event.paymentId()")

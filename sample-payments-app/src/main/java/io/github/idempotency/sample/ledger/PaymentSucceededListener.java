@@ -2,14 +2,13 @@ package io.github.idempotency.sample.ledger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.amqp.AmqpRejectAndDontRequeueException;
 import org.springframework.amqp.rabbit.annotation.RabbitListener;
 import org.springframework.context.annotation.Profile;
 import org.springframework.stereotype.Component;
 
-import io.github.idempotency.core.IdempotencyKeyMismatchException;
-import io.github.idempotency.core.IdempotentOperationFailedException;
+import io.github.idempotency.IdempotencyKeyMismatchException;
+import io.github.idempotency.IdempotentOperationFailedException;
 import io.github.idempotency.sample.payments.PaymentSucceeded;
 
 /**

@@ -8,10 +8,9 @@ import java.util.List;
 import java.util.Objects;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.stereotype.Component;
 import org.springframework.util.StringUtils;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Derives a cart's hash and the idempotency key of its mandate,

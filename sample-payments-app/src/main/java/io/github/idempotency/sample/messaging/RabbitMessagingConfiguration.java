@@ -1,7 +1,5 @@
 package io.github.idempotency.sample.messaging;
 
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.amqp.core.Binding;
 import org.springframework.amqp.core.BindingBuilder;
 import org.springframework.amqp.core.Queue;
@@ -11,6 +9,7 @@ import org.springframework.amqp.support.converter.JacksonJsonMessageConverter;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Profile;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Declares the exchange, queue and binding of {@code payment.succeeded} events, sent as JSON;

@@ -12,12 +12,12 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.annotation.Idempotent;
 
 /**
  * The orders API: {@code POST /orders} places one order per cart mandate, keyed by the mandate,
- * in ATOMIC mode so that the order row and the stored response commit in one transaction.
+ * in ATOMIC mode ({@code idempotency.operations.place-order.mode}) so that the order row and the
+ * stored response commit in one transaction; the {@code redis} profile makes it LEASED.
  */
 @RestController
 @RequestMapping("/orders")
@@ -34,7 +34,7 @@ public class OrderController {
 		this.orders = orders;
 	}
 
-	@Idempotent(operation = PLACE_OPERATION, key = "@orderKeys.keyFor(#request)", mode = IdempotencyMode.ATOMIC)
+	@Idempotent(operation = PLACE_OPERATION, key = "@orderKeys.keyFor(#request)")
 	@PostMapping
 	public ResponseEntity<Order> place(@RequestBody CreateOrderRequest request) {
 		Order order = this.orders.place(request);

@@ -14,7 +14,8 @@ import io.github.idempotency.sample.mandates.CartMandateService;
 /**
  * Places one order per cart mandate. Called from an ATOMIC operation, its writes join the
  * transaction of the idempotency claim, so the order and the stored response commit together or
- * not at all.
+ * not at all; called from a LEASED one (the {@code redis} profile), a retry that takes over after
+ * a crash finds the order already placed and answers with it.
  */
 @Service
 public class OrderService {

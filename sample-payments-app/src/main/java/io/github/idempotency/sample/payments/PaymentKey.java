@@ -4,8 +4,8 @@ import java.util.UUID;
 
 import org.springframework.util.StringUtils;
 
-import io.github.idempotency.core.IdempotencyContext;
-import io.github.idempotency.core.IdempotencyKeys;
+import io.github.idempotency.IdempotencyContext;
+import io.github.idempotency.internal.engine.IdempotencyKeys;
 
 /**
  * The idempotency key a payment is recorded under, and the one forwarded to the gateway.

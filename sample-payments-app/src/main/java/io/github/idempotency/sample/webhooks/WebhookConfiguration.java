@@ -1,10 +1,9 @@
 package io.github.idempotency.sample.webhooks;
 
-import tools.jackson.databind.json.JsonMapper;
-
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
 
 import io.github.idempotency.autoconfigure.IdempotencyWebMvcAutoConfiguration;
 

@@ -3,7 +3,6 @@ package io.github.idempotency.sample.ledger;
 import java.net.http.HttpResponse;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.beans.factory.annotation.Autowired;

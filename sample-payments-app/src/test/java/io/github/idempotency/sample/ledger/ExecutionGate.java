@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.idempotency.core.IdempotencyListener;
-import io.github.idempotency.core.Outcome;
+import io.github.idempotency.IdempotencyListener;
+import io.github.idempotency.Outcome;
 
 /**
  * Listens to the starter's engine for the ledger operation: counts its outcomes, and on request

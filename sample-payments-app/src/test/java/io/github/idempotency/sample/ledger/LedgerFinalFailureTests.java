@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.idempotency.core.Outcome;
+import io.github.idempotency.Outcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

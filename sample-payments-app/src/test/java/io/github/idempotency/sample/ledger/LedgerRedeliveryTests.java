@@ -5,7 +5,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-import io.github.idempotency.core.Outcome;
+import io.github.idempotency.Outcome;
 import io.github.idempotency.sample.support.Payments;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -4,7 +4,6 @@ import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-
 import org.springframework.amqp.core.AmqpAdmin;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -19,8 +18,8 @@ import io.github.idempotency.sample.SamplePaymentsApplication;
 import io.github.idempotency.sample.messaging.MessagingProperties;
 import io.github.idempotency.sample.payments.PaymentSucceeded;
 import io.github.idempotency.sample.support.FlowsDatabase;
-import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.sample.support.PostgresDatasource;
+import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 /**

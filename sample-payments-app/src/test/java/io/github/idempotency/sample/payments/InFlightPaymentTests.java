@@ -7,9 +7,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-
 import org.springframework.boot.test.context.SpringBootTest;
+import tools.jackson.databind.JsonNode;
 
 import io.github.idempotency.sample.support.PaymentsHttpTest;
 

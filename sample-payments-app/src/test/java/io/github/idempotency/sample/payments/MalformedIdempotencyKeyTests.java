@@ -8,7 +8,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
-
 import io.github.idempotency.sample.support.PaymentsHttpTest;
 import io.github.idempotency.sample.support.RawHttp;
 

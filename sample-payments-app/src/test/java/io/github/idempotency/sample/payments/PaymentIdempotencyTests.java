@@ -6,7 +6,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-
 import io.github.idempotency.sample.support.PaymentsHttpTest;
 import io.github.idempotency.testsupport.Http;
 

@@ -8,7 +8,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
-
 import io.github.idempotency.sample.support.PaymentsHttpTest;
 
 import static io.github.idempotency.sample.support.Payments.body;
@@ -88,7 +87,11 @@ class PaymentOutcomeTests extends PaymentsHttpTest {
 		assertThat(failed.statusCode()).isEqualTo(503);
 		assertThat(failed.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 		assertThat(json(failed).get("type").asString()).isEqualTo(PROBLEMS + "gateway-unavailable");
-		assertThat(this.db.record("default", key)).isNull();
+		// Nothing stored: the released record keeps only what the attempt went through.
+		assertThat(this.db.record("default", key)).containsEntry("status", "RELEASED")
+			.containsEntry("response_status", null)
+			.containsEntry("attempts", 1)
+			.containsEntry("last_failure", "io.github.idempotency.sample.gateway.GatewayUnavailableException");
 		assertThat(this.db.charges()).isZero();
 		HttpResponse<byte[]> retry = this.http.post("/payments").key(key).json(request).send();
 		assertThat(retry.statusCode()).isEqualTo(201);

@@ -4,7 +4,6 @@ import java.net.http.HttpResponse;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -12,9 +11,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.sample.support.PaymentsDatabase;
 import io.github.idempotency.sample.support.PostgresDatasource;
+import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static io.github.idempotency.sample.support.Payments.body;

@@ -2,18 +2,21 @@ package io.github.idempotency.sample.reliability;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
 
-import io.github.idempotency.core.KeyHashes;
+import io.github.idempotency.internal.engine.KeyHashes;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static io.github.idempotency.sample.support.Payments.body;
@@ -36,7 +39,13 @@ abstract class ProcessCrashScenarios {
 
 	private final String mode;
 
+	private final String name;
+
+	private final Supplier<RedisRecords> redisRecords;
+
 	private PostgresTestDatabase database;
+
+	private RedisRecords redis;
 
 	protected ReliabilityDatabase db;
 
@@ -45,16 +54,29 @@ abstract class ProcessCrashScenarios {
 	private final Map<Window, Crash> crashes = new EnumMap<>(Window.class);
 
 	ProcessCrashScenarios(String mode) {
+		this(mode, mode.toLowerCase(), null);
+	}
+
+	/**
+	 * Scenarios in a mode on a store.
+	 * @param mode the mode of {@code create-payment}
+	 * @param name a short name for the database and the logs
+	 * @param redisRecords the Redis the records are kept in, or {@code null} for the database
+	 */
+	ProcessCrashScenarios(String mode, String name, Supplier<RedisRecords> redisRecords) {
 		this.mode = mode;
+		this.name = name;
+		this.redisRecords = redisRecords;
 	}
 
 	@BeforeAll
 	void killTheApplicationWithAPaymentHeldAtEachWindowThenRestartIt() throws Exception {
-		this.database = PostgresTestDatabase.create("crash_" + this.mode.toLowerCase());
-		this.db = new ReliabilityDatabase(this.database);
+		this.database = PostgresTestDatabase.create("crash_" + this.name);
+		this.redis = (this.redisRecords != null) ? this.redisRecords.get() : null;
+		this.db = new ReliabilityDatabase(this.database, this.redis);
 		long started = System.nanoTime();
 		Map<Window, Held> held = new EnumMap<>(Window.class);
-		try (SampleProcess crashing = SampleProcess.start(this.database, this.mode.toLowerCase() + "-crashing",
+		try (SampleProcess crashing = SampleProcess.start(this.database, this.name + "-crashing",
 				arguments("--sample.crash-windows.hold=5m"))) {
 			for (Window window : Window.values()) {
 				String key = newKey();
@@ -72,8 +94,8 @@ abstract class ProcessCrashScenarios {
 			.as("the answer to the request killed %s", window.slug)
 			.failsWithin(TIMEOUT));
 		long killed = System.nanoTime();
-		this.restarted = SampleProcess.start(this.database, this.mode.toLowerCase() + "-restarted", arguments());
-		System.out.printf("%s crash: started, held and killed in %d ms, restarted in %d ms%n", this.mode,
+		this.restarted = SampleProcess.start(this.database, this.name + "-restarted", arguments());
+		System.out.printf("%s crash: started, held and killed in %d ms, restarted in %d ms%n", this.name,
 				TimeUnit.NANOSECONDS.toMillis(killed - started), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed));
 	}
 
@@ -81,6 +103,9 @@ abstract class ProcessCrashScenarios {
 	void stopTheRestartedApplication() {
 		if (this.restarted != null) {
 			this.restarted.close();
+		}
+		if (this.redis != null) {
+			this.redis.close();
 		}
 	}
 
@@ -144,19 +169,20 @@ abstract class ProcessCrashScenarios {
 		assertThat(replay.body()).isEqualTo(response.body());
 		assertThat(this.db.chargeOf(crash.key())).containsEntry("attempts", attempts);
 		System.out.printf("%s crash %s: %d conflicts before the retry ran; %d payment(s), %d charge(s), "
-				+ "charge attempts %s, record %s%n", this.mode, crash.window().slug, retry.conflicts(),
+				+ "charge attempts %s, record %s%n", this.name, crash.window().slug, retry.conflicts(),
 				this.db.paymentsOf(crash.key()), this.db.chargesOf(crash.key()), charge.get("attempts"),
 				record.get("status"));
 		return payment;
 	}
 
 	private String[] arguments(String... more) {
-		String[] common = { "--idempotency.operations.create-payment.mode=" + this.mode,
-				"--idempotency.operations.create-payment.lease=" + LEASE.toMillis() + "ms" };
-		String[] all = new String[common.length + more.length];
-		System.arraycopy(common, 0, all, 0, common.length);
-		System.arraycopy(more, 0, all, common.length, more.length);
-		return all;
+		List<String> all = new ArrayList<>(List.of("--idempotency.operations.create-payment.mode=" + this.mode,
+				"--idempotency.operations.create-payment.lease=" + LEASE.toMillis() + "ms"));
+		if (this.redis != null) {
+			all.addAll(this.redis.arguments());
+		}
+		all.addAll(List.of(more));
+		return all.toArray(String[]::new);
 	}
 
 	/**

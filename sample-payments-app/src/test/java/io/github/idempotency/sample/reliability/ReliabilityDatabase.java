@@ -11,7 +11,8 @@ import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 /**
  * Reads what requests left in a test database through connections of its own, one per query, so
- * that it works whatever happened to the application's pool.
+ * that it works whatever happened to the application's pool, and the idempotency records there
+ * or, where the sample keeps them in Redis, in Redis.
  */
 final class ReliabilityDatabase {
 
@@ -24,10 +25,22 @@ final class ReliabilityDatabase {
 
 	private final PaymentsDatabase payments;
 
+	private final RedisRecords redis;
+
 	ReliabilityDatabase(PostgresTestDatabase database) {
+		this(database, null);
+	}
+
+	/**
+	 * Read a database whose application keeps its idempotency records in Redis.
+	 * @param database the database
+	 * @param redis the records in Redis, or {@code null} where they are in the database
+	 */
+	ReliabilityDatabase(PostgresTestDatabase database, RedisRecords redis) {
 		this.jdbc = new JdbcTemplate(
 				new DriverManagerDataSource(database.url(), database.username(), database.password()));
 		this.payments = new PaymentsDatabase(this.jdbc);
+		this.redis = redis;
 	}
 
 	JdbcTemplate jdbc() {
@@ -77,11 +90,12 @@ final class ReliabilityDatabase {
 	 * @return its columns
 	 */
 	Map<String, Object> recordOf(String key) {
-		return this.payments.record("default", key);
+		return (this.redis != null) ? this.redis.recordOf("default", key) : this.payments.record("default", key);
 	}
 
 	long recordsInProgress() {
-		return count("SELECT count(*) FROM idempotency_record WHERE status = 'IN_PROGRESS'");
+		return (this.redis != null) ? this.redis.recordsInProgress()
+				: count("SELECT count(*) FROM idempotency_record WHERE status = 'IN_PROGRESS'");
 	}
 
 	long recordsInProgressPastTheirLease() {

@@ -6,8 +6,7 @@ import java.util.Map;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Reads the effects of the cart mandate, order, webhook and ledger flows back from PostgreSQL, and
- * empties their tables between tests.
+ * Reads the effects of the flows back from PostgreSQL, and empties their tables between tests.
  */
 public final class FlowsDatabase {
 
@@ -18,12 +17,13 @@ public final class FlowsDatabase {
 	}
 
 	/**
-	 * Delete every mandate, order, webhook run, ledger entry, payment, charge and idempotency
-	 * record.
+	 * Delete every mandate, order, webhook run, ledger entry, payment, charge, session, synchronised
+	 * product and user, agent task and idempotency record.
 	 */
 	public void clear() {
 		this.jdbc.execute("TRUNCATE TABLE orders, cart_mandate_item, cart_mandate, shop_webhook_run, ledger_entry, "
-				+ "payment, gateway_charge, idempotency_record");
+				+ "payment, gateway_charge, user_session, intent_mandate_merchant, intent_mandate_sku, intent_mandate, "
+				+ "user_consent_history, app_user, product, agent_task_attempt, agent_task, idempotency_record");
 	}
 
 	public long mandates() {
@@ -62,6 +62,18 @@ public final class FlowsDatabase {
 		return count("SELECT count(*) FROM gateway_charge WHERE customer_id = ?", customerId);
 	}
 
+	public long sessions() {
+		return count("SELECT count(*) FROM user_session");
+	}
+
+	public long intentMandates() {
+		return count("SELECT count(*) FROM intent_mandate");
+	}
+
+	public long agentTaskRuns(String taskId) {
+		return count("SELECT count(*) FROM agent_task_attempt WHERE task_id = ?", taskId);
+	}
+
 	public long records(String operation) {
 		return count("SELECT count(*) FROM idempotency_record WHERE operation = ?", operation);
 	}
@@ -77,6 +89,41 @@ public final class FlowsDatabase {
 				"SELECT * FROM idempotency_record WHERE tenant_id = 'default' AND operation = ? AND idempotency_key = ?",
 				operation, key);
 		return records.isEmpty() ? null : records.get(0);
+	}
+
+	/**
+	 * Return rows of a query.
+	 * @param sql the query
+	 * @param args its arguments
+	 * @return the rows, each by column name
+	 */
+	public List<Map<String, Object>> rows(String sql, Object... args) {
+		return this.jdbc.queryForList(sql, args);
+	}
+
+	/**
+	 * Make the completed idempotency record of a key in the default tenant expire a second ago, as
+	 * if its TTL had run out; it is then treated as absent.
+	 * @param operation the operation name
+	 * @param key the key
+	 */
+	public void expireRecord(String operation, String key) {
+		if (this.jdbc.update("UPDATE idempotency_record SET expires_at = now() - interval '1 second' "
+				+ "WHERE tenant_id = 'default' AND operation = ? AND idempotency_key = ? AND status = 'COMPLETED'",
+				operation, key) != 1) {
+			throw new AssertionError("No completed record of " + operation + " for the key");
+		}
+	}
+
+	/**
+	 * Make a session expire a second ago.
+	 * @param sessionId the session id
+	 */
+	public void expireSession(String sessionId) {
+		if (this.jdbc.update("UPDATE user_session SET expires_at = now() - interval '1 second' WHERE id = ?",
+				sessionId) != 1) {
+			throw new AssertionError("No session " + sessionId);
+		}
 	}
 
 	/**

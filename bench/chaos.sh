@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# The chaos soak of issue 15: three instances of the sample on one PostgreSQL database, client
+# workers that create payments with retries through idempotency-client, a nemesis that injects
+# faults on a seeded schedule, and a checker over the recorded history and the database.
+#
+#   bench/chaos.sh [--mode leased|atomic] [--duration SECONDS] [--workers N] [--seed N]
+#
+# Without --mode both modes run, one after the other, with the same seed. Prints one summary line
+# per mode and exits non-zero if any checker found a violation. Histories and logs are kept in
+# bench-results/chaos-<timestamp>/. Needs root (network namespaces, iptables); installs what it
+# needs from Debian's packages. See README.md, "Chaos soak".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+MODES="leased atomic"
+DURATION=60
+WORKERS=16
+SEED=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --mode) MODES=$2; shift 2 ;;
+    --duration) DURATION=$2; shift 2 ;;
+    --workers) WORKERS=$2; shift 2 ;;
+    --seed) SEED=$2; shift 2 ;;
+    *) echo "usage: $0 [--mode leased|atomic] [--duration SECONDS] [--workers N] [--seed N]" >&2; exit 2 ;;
+  esac
+done
+if [ -z "$SEED" ]; then
+  SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+fi
+STAMP=$(date -u +%Y%m%dT%H%M%SZ)
+OUT="$ROOT/bench-results/chaos-$STAMP"
+mkdir -p "$OUT"
+echo "chaos: seed=$SEED modes=$MODES duration=${DURATION}s workers=$WORKERS results=$OUT"
+
+if [ "$(id -u)" != 0 ]; then
+  echo "chaos: network namespaces and iptables need root" >&2
+  exit 1
+fi
+missing=()
+command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+command -v iptables >/dev/null 2>&1 || missing+=(iptables)
+[ -f /usr/include/libnetfilter_queue/libnetfilter_queue.h ] || missing+=(libnetfilter-queue-dev)
+command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "chaos: installing ${missing[*]} from Debian's packages"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q >/dev/null
+  apt-get install -y -q "${missing[@]}" >/dev/null
+fi
+# PostgreSQL's binaries; the soak runs a throw-away cluster of its own with them.
+scripts/ensure-postgres.sh >/dev/null
+
+echo "chaos: building the sample and the soak"
+./mvnw -q -B -DskipTests package -pl sample-payments-app,idempotency-chaos -am
+JAR=sample-payments-app/target/sample-payments-app-0.1.0-SNAPSHOT.jar
+CLASSPATH="$ROOT/idempotency-chaos/target/classes:$(cat idempotency-chaos/target/classpath.txt)"
+
+# The arguments that select a mode on every instance. A new mode (a Redis store, say) adds its
+# arguments here, anything it must start in setup_mode, and --store for the checker.
+LEASE_SECONDS=5
+mode_arguments() {
+  echo "--idempotency.operations.create-payment.lease=${LEASE_SECONDS}s"
+  case "$1" in
+    leased) ;;
+    atomic) echo "--idempotency.operations.create-payment.mode=ATOMIC" ;;
+    *) echo "chaos: unknown mode $1" >&2; return 1 ;;
+  esac
+}
+checker_store() {
+  echo jdbc
+}
+
+cleanup() {
+  local rc=$?
+  if [ -n "${CHAOS_WORK:-}" ] && [ -d "$CHAOS_WORK" ]; then
+    teardown_mode || true
+  fi
+  exit $rc
+}
+trap cleanup EXIT INT TERM
+
+SOAK_PID=""
+teardown_mode() {
+  if [ -n "$SOAK_PID" ]; then
+    kill "$SOAK_PID" 2>/dev/null || true
+    wait "$SOAK_PID" 2>/dev/null || true
+    SOAK_PID=""
+  fi
+  for i in $(seq 1 "$CHAOS_INSTANCES"); do
+    instance_kill9 "$i" 2>/dev/null || true
+    netns_destroy "$i"
+    cp "$CHAOS_WORK/instance-$i.log" "$OUT/$MODE-instance-$i.log" 2>/dev/null || true
+  done
+  cp "$CHAOS_WORK/postgresql.log" "$OUT/$MODE-postgresql.log" 2>/dev/null || true
+  cluster_destroy
+  rm -rf "$CHAOS_WORK"
+  unset CHAOS_WORK
+}
+
+SUMMARIES=()
+FAILED=0
+for MODE in $MODES; do
+  export CHAOS_WORK
+  CHAOS_WORK=$(mktemp -d /tmp/chaos-XXXXXX)
+  source bench/chaos/lib.sh
+  chaos_log "mode $MODE: work directory $CHAOS_WORK"
+  cp "$JAR" "$CHAOS_WORK/sample.jar"
+  gcc -O2 -Wall -o "$CHAOS_WORK/netdelay" bench/chaos/netdelay.c -lnetfilter_queue
+  mode_arguments "$MODE" >"$CHAOS_WORK/instance-args"
+
+  urls=()
+  for i in $(seq 1 "$CHAOS_INSTANCES"); do
+    netns_create "$i"
+    urls+=("$(instance_url "$i")")
+  done
+  # after the namespaces, so that the server can listen on their host addresses
+  cluster_create
+  cluster_start
+  pg -d postgres -c "CREATE DATABASE $CHAOS_DB"
+  # the first instance migrates the schema alone, then the others start together
+  instance_start 1
+  instance_await 1
+  for i in $(seq 2 "$CHAOS_INSTANCES"); do instance_start "$i"; done
+  for i in $(seq 2 "$CHAOS_INSTANCES"); do instance_await "$i"; done
+  chaos_log "mode $MODE: $CHAOS_INSTANCES instances up; soaking for ${DURATION}s"
+
+  history="$OUT/$MODE-history.jsonl"
+  soak_rc=0
+  # in the background, so that an interrupted run is cleaned up at once
+  java -cp "$CLASSPATH" io.github.idempotency.chaos.ChaosSoak --instances="$(IFS=,; echo "${urls[*]}")" \
+    --history="$history" --fault-script="$ROOT/bench/chaos/fault.sh" --mode="$MODE" --workers="$WORKERS" \
+    --seconds="$DURATION" --seed="$SEED" &
+  SOAK_PID=$!
+  wait "$SOAK_PID" || soak_rc=$?
+  SOAK_PID=""
+  [ -f "$(dirname "$history")/nemesis.log" ] && mv "$(dirname "$history")/nemesis.log" "$OUT/$MODE-nemesis.log"
+  for i in $(seq 1 "$CHAOS_INSTANCES"); do net_heal "$i"; done
+
+  # every lease taken during the soak has lapsed before the records are judged
+  sleep $((LEASE_SECONDS + 2))
+  check_rc=0
+  java -cp "$CLASSPATH" io.github.idempotency.chaos.ChaosCheck --history="$history" \
+    --jdbc-url="jdbc:postgresql://127.0.0.1:$CHAOS_PG_PORT/$CHAOS_DB" --store="$(checker_store "$MODE")" \
+    | tee "$OUT/$MODE-check.txt" || check_rc=$?
+  if [ "$soak_rc" != 0 ] || [ "$check_rc" != 0 ]; then
+    FAILED=1
+  fi
+  SUMMARIES+=("$(tail -n 1 "$OUT/$MODE-check.txt")")
+  teardown_mode
+done
+
+echo
+echo "chaos: seed=$SEED; histories, checks and logs in $OUT"
+printf '%s\n' "${SUMMARIES[@]}"
+exit $FAILED

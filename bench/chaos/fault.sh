@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# One action of the chaos nemesis, called by the soak (io.github.idempotency.chaos.Nemesis):
+#   kill N | start N | await N | pause N | resume N | pg-restart | drop-connections N | partition N reject|drop |
+#   loss N PROBABILITY | latency N DELAY_MS | heal N
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+action=$1
+shift
+case "$action" in
+  kill) instance_kill9 "$1" ;;
+  start) instance_start "$1" ;;
+  await) instance_await "$1" ;;
+  pause) instance_signal "$1" STOP ;;
+  resume) instance_signal "$1" CONT ;;
+  pg-restart) cluster_restart_immediate ;;
+  drop-connections) drop_connections "$1" ;;
+  partition) partition "$1" "$2" ;;
+  loss) packet_loss "$1" "$2" ;;
+  latency) latency "$1" "$2" ;;
+  heal) net_heal "$1" ;;
+  *) echo "unknown fault action: $action" >&2; exit 2 ;;
+esac

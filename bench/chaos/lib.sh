@@ -1,0 +1,195 @@
+# Shared by bench/chaos.sh and bench/chaos/fault.sh: a private PostgreSQL cluster, one network
+# namespace per instance of the sample, and the faults the nemesis injects between them.
+# Every piece of state lives under $CHAOS_WORK so that each fault.sh call is stateless.
+#
+# Layout: instance N (1..3) runs in namespace chaos-iN with address 10.213.N.2 on its end of a
+# veth pair; the host end is 10.213.N.1, where PostgreSQL listens. The namespaces have no other
+# interface and no default route: traffic can only go between an instance and this machine.
+
+: "${CHAOS_WORK:?CHAOS_WORK must name the work directory of the run}"
+CHAOS_INSTANCES=${CHAOS_INSTANCES:-3}
+CHAOS_PG_PORT=${CHAOS_PG_PORT:-55432}
+CHAOS_DB=chaos
+CHAOS_HTTP_PORT=8080
+CHAOS_PG_BIN=${CHAOS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
+
+chaos_log() {
+  echo "[chaos $(date -u +%H:%M:%S)] $*" >&2
+}
+
+ns_of() { echo "chaos-i$1"; }
+host_addr() { echo "10.213.$1.1"; }
+instance_addr() { echo "10.213.$1.2"; }
+instance_url() { echo "http://$(instance_addr "$1"):$CHAOS_HTTP_PORT"; }
+
+pg() {
+  psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$CHAOS_PG_PORT" -U postgres "$@"
+}
+
+# A throw-away PostgreSQL cluster of this run's own, so that restarting it (a fault) and letting it
+# listen on the veth addresses touch no other cluster on the machine.
+cluster_create() {
+  local data="$CHAOS_WORK/pg"
+  mkdir -p "$data"
+  chown postgres:postgres "$CHAOS_WORK" "$data"
+  chmod 700 "$data"
+  runuser -u postgres -- "$CHAOS_PG_BIN/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --no-locale >"$CHAOS_WORK/initdb.log"
+  local listen="127.0.0.1"
+  for i in $(seq 1 "$CHAOS_INSTANCES"); do
+    listen="$listen,$(host_addr "$i")"
+  done
+  cat >>"$data/postgresql.conf" <<EOF
+port = $CHAOS_PG_PORT
+listen_addresses = '$listen'
+unix_socket_directories = '$CHAOS_WORK'
+max_connections = 200
+shared_buffers = 128MB
+EOF
+  echo "host all all 10.213.0.0/16 trust" >>"$data/pg_hba.conf"
+}
+
+cluster_start() {
+  runuser -u postgres -- "$CHAOS_PG_BIN/pg_ctl" -D "$CHAOS_WORK/pg" -l "$CHAOS_WORK/postgresql.log" -w -t 60 start >/dev/null
+}
+
+# A crash of the database server: immediate shutdown (no checkpoint, backends killed), then
+# crash recovery on start.
+cluster_restart_immediate() {
+  runuser -u postgres -- "$CHAOS_PG_BIN/pg_ctl" -D "$CHAOS_WORK/pg" -l "$CHAOS_WORK/postgresql.log" -m immediate -w -t 60 restart >/dev/null
+}
+
+cluster_destroy() {
+  if [ -f "$CHAOS_WORK/pg/postmaster.pid" ]; then
+    runuser -u postgres -- "$CHAOS_PG_BIN/pg_ctl" -D "$CHAOS_WORK/pg" -m immediate -w -t 60 stop >/dev/null 2>&1 || true
+  fi
+  rm -rf "$CHAOS_WORK/pg"
+}
+
+netns_create() {
+  local i=$1 ns
+  ns=$(ns_of "$i")
+  ip netns add "$ns"
+  ip link add "chx$i" type veth peer name "chy$i"
+  ip link set "chy$i" netns "$ns"
+  ip addr add "$(host_addr "$i")/30" dev "chx$i"
+  ip link set "chx$i" up
+  ip netns exec "$ns" ip addr add "$(instance_addr "$i")/30" dev "chy$i"
+  ip netns exec "$ns" ip link set "chy$i" up
+  ip netns exec "$ns" ip link set lo up
+}
+
+netns_destroy() {
+  local i=$1
+  net_heal "$i" 2>/dev/null || true
+  ip netns del "$(ns_of "$i")" 2>/dev/null || true
+  ip link del "chx$i" 2>/dev/null || true
+}
+
+# instance_start N ARGS...: starts instance N in its namespace with the mode's arguments saved in
+# $CHAOS_WORK/instance-args, and returns at once; instance_await N waits until it is healthy.
+instance_start() {
+  local i=$1 ns args=()
+  ns=$(ns_of "$i")
+  mapfile -t args <"$CHAOS_WORK/instance-args"
+  ip netns exec "$ns" java -Xms256m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$CHAOS_WORK/sample.jar" \
+    --spring.profiles.active=postgres --server.port="$CHAOS_HTTP_PORT" --spring.main.banner-mode=off \
+    --logging.level.root=WARN \
+    --spring.datasource.url="jdbc:postgresql://$(host_addr "$i"):$CHAOS_PG_PORT/$CHAOS_DB?ApplicationName=chaos-i$i&connectTimeout=5&socketTimeout=30" \
+    --spring.datasource.hikari.connection-timeout=5000 \
+    "${args[@]}" >>"$CHAOS_WORK/instance-$i.log" 2>&1 </dev/null &
+  echo $! >"$CHAOS_WORK/instance-$i.pid"
+  disown $!
+}
+
+# Like a supervisor with a restart policy: an instance that exits while starting (its database
+# unreachable because of another fault, say) is started again, until it is healthy.
+instance_await() {
+  local i=$1 url starts=1
+  url="$(instance_url "$i")/actuator/health"
+  for _ in $(seq 1 480); do
+    if curl -fs -m 2 "$url" >/dev/null 2>&1; then
+      return 0
+    fi
+    if ! kill -0 "$(cat "$CHAOS_WORK/instance-$i.pid")" 2>/dev/null; then
+      if [ "$starts" -ge 10 ]; then
+        chaos_log "instance $i exited $starts times while starting; see $CHAOS_WORK/instance-$i.log"
+        return 1
+      fi
+      chaos_log "instance $i exited while starting; starting it again"
+      instance_start "$i"
+      starts=$((starts + 1))
+    fi
+    sleep 0.5
+  done
+  chaos_log "instance $i did not become healthy; see $CHAOS_WORK/instance-$i.log"
+  return 1
+}
+
+instance_kill9() {
+  local i=$1 pid
+  pid=$(cat "$CHAOS_WORK/instance-$i.pid" 2>/dev/null || true)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -9 "$pid"
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+  fi
+}
+
+# Freezes instance N (and thaws it): every thread stops, its sockets stay open, its leases run on.
+instance_signal() {
+  local pid
+  pid=$(cat "$CHAOS_WORK/instance-$1.pid" 2>/dev/null || true)
+  if [ -n "$pid" ]; then
+    kill -"$2" "$pid" 2>/dev/null || true
+  fi
+}
+
+# Ends every connection that instance N has open to the database, as a network blip or a database
+# failover would: the server closes them, and the instance's pools see broken connections.
+drop_connections() {
+  pg -d postgres -tAc "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'chaos-i$1'"
+}
+
+# The instance's outgoing packets to the database pass through iptables in its namespace.
+partition() {
+  local i=$1 how=$2
+  if [ "$how" = reject ]; then
+    ip netns exec "$(ns_of "$i")" iptables -A OUTPUT -p tcp -d "$(host_addr "$i")" --dport "$CHAOS_PG_PORT" \
+      -j REJECT --reject-with tcp-reset
+  else
+    ip netns exec "$(ns_of "$i")" iptables -A OUTPUT -p tcp -d "$(host_addr "$i")" --dport "$CHAOS_PG_PORT" -j DROP
+  fi
+}
+
+packet_loss() {
+  local i=$1 probability=$2
+  ip netns exec "$(ns_of "$i")" iptables -A OUTPUT -p tcp -d "$(host_addr "$i")" --dport "$CHAOS_PG_PORT" \
+    -m statistic --mode random --probability "$probability" -j DROP
+}
+
+# Each packet from the instance to the database waits in the kernel's NFQUEUE until netdelay,
+# running in the namespace, lets it through DELAY_MS later: the round trip grows by that much.
+latency() {
+  local i=$1 delay_ms=$2 ns
+  ns=$(ns_of "$i")
+  ip netns exec "$ns" "$CHAOS_WORK/netdelay" "$i" "$delay_ms" >>"$CHAOS_WORK/netdelay-$i.log" 2>&1 </dev/null &
+  echo $! >"$CHAOS_WORK/netdelay-$i.pid"
+  disown $!
+  echo "$delay_ms" >"$CHAOS_WORK/netdelay-$i.ms"
+  sleep 0.2
+  ip netns exec "$ns" iptables -A OUTPUT -p tcp -d "$(host_addr "$i")" --dport "$CHAOS_PG_PORT" \
+    -j NFQUEUE --queue-num "$i" --queue-bypass
+}
+
+# Removes every rule and the delayer of instance N: the link is clean again.
+net_heal() {
+  local i=$1 ns pid
+  ns=$(ns_of "$i")
+  ip netns exec "$ns" iptables -F OUTPUT 2>/dev/null || true
+  if [ -f "$CHAOS_WORK/netdelay-$i.pid" ]; then
+    # let the packets already held go through before the delayer goes away
+    sleep "$(awk '{ printf "%.3f", $1 / 1000 + 0.1 }' "$CHAOS_WORK/netdelay-$i.ms")"
+    pid=$(cat "$CHAOS_WORK/netdelay-$i.pid")
+    kill "$pid" 2>/dev/null || true
+    rm -f "$CHAOS_WORK/netdelay-$i.pid" "$CHAOS_WORK/netdelay-$i.ms"
+  fi
+}

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# The smallest-endpoint benchmark: one @Transactional insert answering 201 with a small JSON body
+# (module idempotency-bench-minimal), started three times on PostgreSQL - unguarded (baseline),
+# LEASED and ATOMIC - and twice LEASED with its records in Redis (idempotency.store.type=redis):
+# on the local standalone Redis and on the Redis Cluster of scripts/redis-cluster.sh; each on a
+# database of its own, driven over HTTP with wrk from another process, in interleaved rounds.
+# BENCH_REDIS=0 leaves out the Redis scenarios. Besides requests/s it reads from PostgreSQL, per request, the
+# transactions committed (pg_stat_database), the commit records and bytes written to the WAL
+# (pg_walinspect over the run's LSN range) and, where pg_stat_statements is preloaded, the
+# statements sent. Called by bench/run.sh; prints a table, writes bench-results/<stamp>-minimal.*.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${BENCH_DURATION:-6}
+WARMUP=${BENCH_WARMUP:-5}
+ROUNDS=${BENCH_ROUNDS:-4}
+CONNECTIONS=${BENCH_MINIMAL_CONNECTIONS:-8}
+STAMP=${BENCH_STAMP:-$(date -u +%Y%m%dT%H%M%SZ)}
+OUT=bench-results
+RESULTS="$OUT/$STAMP-minimal.jsonl"
+PREFIX="idem_min_$(date +%s)"
+PIDS=()
+BODY='{"name":"pen","quantity":2}'
+REDIS=${BENCH_REDIS:-1}
+REDIS_PREFIX="bench-$STAMP-minimal:"
+source bench/redis-stores.sh
+APPS="baseline leased atomic"
+if [ "$REDIS" = 1 ]; then
+  APPS+=" redis cluster"
+fi
+
+mkdir -p "$OUT"
+scripts/ensure-postgres.sh >/dev/null
+if ! command -v wrk >/dev/null 2>&1; then
+  echo "Installing wrk from Debian's packages"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk >/dev/null
+fi
+
+if [ -z "${BENCH_SKIP_BUILD:-}" ]; then
+  echo "Building the minimal app"
+  ./mvnw -q -B -DskipTests package -pl idempotency-bench-minimal -am
+fi
+JAR=idempotency-bench-minimal/target/idempotency-bench-minimal-0.1.0-SNAPSHOT.jar
+
+sql() {
+  psql -tA -h 127.0.0.1 -U postgres -d "${2:-postgres}" -c "$1"
+}
+
+for app in $APPS; do
+  sql "CREATE DATABASE ${PREFIX}_$app" >/dev/null
+done
+sql "CREATE EXTENSION IF NOT EXISTS pg_walinspect" >/dev/null
+statements=0
+if sql "SHOW shared_preload_libraries" | grep -q pg_stat_statements; then
+  sql "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
+  statements=1
+fi
+
+cleanup() {
+  for pid in "${PIDS[@]:-}"; do
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+  done
+  wait 2>/dev/null || true
+  for app in $APPS; do
+    sql "DROP DATABASE IF EXISTS ${PREFIX}_$app WITH (FORCE)" >/dev/null || true
+  done
+  if [ "$REDIS" = 1 ]; then
+    redis_stores_stop
+  fi
+}
+trap cleanup EXIT
+
+if [ "$REDIS" = 1 ]; then
+  redis_stores_start
+fi
+
+start_app() {
+  local name=$1 port=$2
+  shift 2
+  # Up to five instances share one PostgreSQL (100 connections, with other users): each keeps one
+  # idle connection, and opens up to ten (Hikari's default) while it is measured.
+  java -Xms256m -Xmx256m -jar "$JAR" --server.port="$port" \
+    --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/${PREFIX}_$name" --logging.level.root=WARN \
+    --spring.datasource.hikari.minimum-idle=1 --spring.datasource.hikari.idle-timeout=10000 \
+    "$@" >"$OUT/$STAMP-minimal-$name.log" 2>&1 &
+  PIDS+=($!)
+  for _ in $(seq 1 120); do
+    if ! kill -0 "${PIDS[-1]}" 2>/dev/null; then
+      echo "The $name app exited; see $OUT/$STAMP-minimal-$name.log" >&2
+      exit 1
+    fi
+    if curl -s -o /dev/null "http://127.0.0.1:$port/items" 2>/dev/null; then
+      return 0
+    fi
+    sleep 0.5
+  done
+  echo "The $name app did not start; see $OUT/$STAMP-minimal-$name.log" >&2
+  exit 1
+}
+
+# stats DATABASE: transactions committed in it and statements sent to it so far
+stats() {
+  local commits calls=0
+  commits=$(sql "SELECT xact_commit FROM pg_stat_database WHERE datname = '$1'")
+  if [ "$statements" = 1 ]; then
+    calls=$(sql "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '$1'")
+  fi
+  echo "$commits $calls"
+}
+
+# measure SCENARIO DATABASE PORT MODE ROUND
+measure() {
+  local scenario=$1 database=$2 port=$3 mode=$4 round=$5 line before after lsn0 lsn1 wal prefix syncs0 syncs1
+  prefix="$scenario-r$round-$STAMP"
+  if [ "$mode" = replay ]; then
+    prefix="$scenario-$STAMP"
+  fi
+  before=$(stats "$database")
+  lsn0=$(sql "SELECT pg_current_wal_flush_lsn()")
+  syncs0=$(sql "SELECT wal_sync FROM pg_stat_wal")
+  line=$(BENCH_MODE=$mode BENCH_PREFIX="$prefix" BENCH_KEYS=500 BENCH_PATH=/items BENCH_BODY="$BODY" \
+    wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 30s -s bench/payments.lua "http://127.0.0.1:$port" \
+    | grep '^BENCH_RESULT ' | sed 's/^BENCH_RESULT //')
+  # Backends report their statistics at most once a second, and asynchronous commits reach the
+  # WAL within a few hundred milliseconds: wait for both before reading.
+  sleep 1.5
+  lsn1=$(sql "SELECT pg_current_wal_flush_lsn()")
+  syncs1=$(sql "SELECT wal_sync FROM pg_stat_wal")
+  after=$(stats "$database")
+  # Nothing written (a replay on Redis, with the server otherwise idle) leaves both LSNs at the end
+  # of the WAL, where pg_walinspect refuses to start reading.
+  if [ "$lsn1" = "$lsn0" ]; then
+    wal="0 0"
+  else
+    wal=$(sql "SELECT pg_wal_lsn_diff('$lsn1', '$lsn0')::bigint || ' ' || (SELECT count(*) FROM pg_get_wal_records_info('$lsn0', '$lsn1') WHERE resource_manager = 'Transaction' AND record_type LIKE 'COMMIT%')")
+  fi
+  read -r c0 s0 <<<"$before"
+  read -r c1 s1 <<<"$after"
+  read -r wal_bytes wal_commits <<<"$wal"
+  echo "{\"scenario\":\"$scenario\",\"connections\":$CONNECTIONS,\"round\":$round,\"transactions\":$((c1 - c0)),\"statements\":$((s1 - s0)),\"statements_known\":$statements,\"wal_bytes\":$wal_bytes,\"wal_commits\":$wal_commits,\"wal_syncs\":$((syncs1 - syncs0)),${line#\{}" >>"$RESULTS"
+  printf '  round %s %-14s %s\n' "$round" "$scenario" "$line"
+}
+
+echo "Starting the minimal app: $APPS (databases ${PREFIX}_*)"
+start_app baseline 18181 --idempotency.enabled=false
+start_app leased 18182 --idempotency.operations.create-item.mode=LEASED
+start_app atomic 18183 --idempotency.operations.create-item.mode=ATOMIC
+PORTS="18181 18182 18183"
+REPLAY_TARGETS="replay-leased:18182 replay-atomic:18183"
+if [ "$REDIS" = 1 ]; then
+  REDIS_ARGS=(--idempotency.store.type=redis --idempotency.redis.key-prefix="$REDIS_PREFIX")
+  start_app redis 18184 "${REDIS_ARGS[@]}" --spring.data.redis.host=127.0.0.1 --spring.data.redis.port=6379
+  start_app cluster 18185 "${REDIS_ARGS[@]}" --spring.data.redis.cluster.nodes="$CLUSTER_NODES"
+  PORTS+=" 18184 18185"
+  REPLAY_TARGETS+=" redis-replay:18184 cluster-replay:18185"
+fi
+
+echo "Warming up"
+for port in $PORTS; do
+  BENCH_MODE=fresh BENCH_PREFIX="warmup-$port-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
+    wrk -t2 -c"$CONNECTIONS" -d"$((WARMUP * 2))s" -s bench/payments.lua "http://127.0.0.1:$port" >/dev/null
+done
+# the 500 keys each replay scenario cycles over, each stored once before measuring
+for target in $REPLAY_TARGETS; do
+  seq 0 499 | xargs -P 4 -I{} curl -s -o /dev/null -X POST "http://127.0.0.1:${target#*:}/items" \
+    -H 'Content-Type: application/json' -H "Idempotency-Key: ${target%%:*}-$STAMP-{}" -d "$BODY"
+done
+
+echo "Measuring ${DURATION}s per scenario, $ROUNDS interleaved rounds, $CONNECTIONS connections"
+for round in $(seq 1 "$ROUNDS"); do
+  order="baseline leased atomic replay-leased replay-atomic"
+  if [ "$REDIS" = 1 ]; then
+    order+=" redis-leased redis-replay cluster-leased cluster-replay"
+  fi
+  if [ $((round % 2)) -eq 0 ]; then
+    order=$(echo "$order" | tr ' ' '\n' | tac | xargs)
+  fi
+  for scenario in $order; do
+    case $scenario in
+      baseline) measure baseline "${PREFIX}_baseline" 18181 fresh "$round" ;;
+      leased) measure leased "${PREFIX}_leased" 18182 fresh "$round" ;;
+      atomic) measure atomic "${PREFIX}_atomic" 18183 fresh "$round" ;;
+      replay-leased) measure replay-leased "${PREFIX}_leased" 18182 replay "$round" ;;
+      replay-atomic) measure replay-atomic "${PREFIX}_atomic" 18183 replay "$round" ;;
+      redis-leased) measure redis-leased "${PREFIX}_redis" 18184 fresh "$round" ;;
+      redis-replay) measure redis-replay "${PREFIX}_redis" 18184 replay "$round" ;;
+      cluster-leased) measure cluster-leased "${PREFIX}_cluster" 18185 fresh "$round" ;;
+      cluster-replay) measure cluster-replay "${PREFIX}_cluster" 18185 replay "$round" ;;
+    esac
+  done
+done
+
+machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB; $(sql 'SHOW server_version') PostgreSQL on loopback"
+if [ "$REDIS" = 1 ]; then
+  machine+="; $(redis_stores_describe)"
+fi
+machine+="; $(java -version 2>&1 | head -1)"
+python3 bench/minimal_report.py "$RESULTS" "$OUT/$STAMP-minimal" "$machine"

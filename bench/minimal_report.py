@@ -1,0 +1,88 @@
+"""Turns the wrk results of bench/minimal.sh into a table: per scenario the median requests/s over
+the interleaved rounds and its ratio to the unguarded baseline's median, the targets of SPEC 9 for
+the smallest real endpoint, and what each request cost PostgreSQL: transactions committed, commit
+records and bytes written to the WAL, and statements where pg_stat_statements was preloaded (for the
+Redis scenarios, the application's own insert alone)."""
+import json
+import statistics
+import sys
+
+# SPEC 9's targets, stated for PostgreSQL; shown for the Redis scenarios of the same mode too.
+TARGETS = {"leased": 0.65, "atomic": 0.75, "replay-leased": 1.80, "replay-atomic": 1.80,
+           "redis-leased": 0.65, "redis-replay": 1.80, "cluster-leased": 0.65, "cluster-replay": 1.80}
+ORDER = ["baseline", "leased", "atomic", "replay-leased", "replay-atomic", "redis-leased", "redis-replay",
+         "cluster-leased", "cluster-replay"]
+
+
+def main(results_path, out_prefix, machine):
+    runs = [json.loads(line) for line in open(results_path) if line.strip()]
+    for run in runs:
+        run["rps"] = run["requests"] / (run["duration_us"] / 1e6)
+        run["errors"] = run["socket_errors"] + run["status_errors"]
+    groups = {}
+    for run in runs:
+        groups.setdefault(run["scenario"], []).append(run)
+    rows = []
+    for scenario, group in groups.items():
+        requests = sum(r["requests"] for r in group)
+        known = all(r["statements_known"] for r in group)
+        rows.append({
+            "scenario": scenario,
+            "rounds": len(group),
+            "rps": statistics.median(r["rps"] for r in group),
+            "rps_min": min(r["rps"] for r in group),
+            "rps_max": max(r["rps"] for r in group),
+            "p50_ms": statistics.median(r["p50_us"] for r in group) / 1000,
+            "p99_ms": statistics.median(r["p99_us"] for r in group) / 1000,
+            "errors": sum(r["errors"] for r in group),
+            "requests": requests,
+            "replayed": sum(r["replayed"] for r in group),
+            "transactions_per_request": sum(r["transactions"] for r in group) / requests,
+            "wal_commits_per_request": sum(r["wal_commits"] for r in group) / requests,
+            "wal_syncs_per_request": sum(r.get("wal_syncs", 0) for r in group) / requests,
+            "wal_bytes_per_request": sum(r["wal_bytes"] for r in group) / requests,
+            "statements_per_request": (sum(r["statements"] for r in group) / requests) if known else None,
+        })
+    rows.sort(key=lambda r: ORDER.index(r["scenario"]))
+    base = next((r["rps"] for r in rows if r["scenario"] == "baseline"), None)
+    for row in rows:
+        row["ratio"] = round(row["rps"] / base, 3) if base else None
+        row["target"] = TARGETS.get(row["scenario"])
+        row["meets_target"] = None if row["target"] is None or row["ratio"] is None else row["ratio"] >= row["target"]
+    errors = sum(row["errors"] for row in rows)
+    lines = [
+        f"Machine: {machine}",
+        "",
+        "| scenario | requests/s (median, min-max) | p50 ms | p99 ms | ratio to baseline | target | transactions | WAL commits | WAL flushes | WAL bytes | statements | errors |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        ratio = "" if row["ratio"] is None else f"{row['ratio']:.2f}"
+        target = "" if row["target"] is None else f">= {row['target']:.2f}" + (" ok" if row["meets_target"] else " MISSED")
+        statements = "n/a" if row["statements_per_request"] is None else f"{row['statements_per_request']:.2f}"
+        lines.append(
+            f"| {row['scenario']} | {row['rps']:.0f} ({row['rps_min']:.0f}-{row['rps_max']:.0f}) | "
+            f"{row['p50_ms']:.2f} | {row['p99_ms']:.2f} | {ratio} | {target} | "
+            f"{row['transactions_per_request']:.2f} | {row['wal_commits_per_request']:.2f} | "
+            f"{row['wal_syncs_per_request']:.2f} | "
+            f"{row['wal_bytes_per_request']:.0f} | {statements} | {row['errors']} |")
+    lines += [
+        "",
+        "Per request: transactions committed in the scenario's database (pg_stat_database.xact_commit, read-only "
+        "ones included), commit records and bytes written to the WAL over the run (pg_walinspect) and the times "
+        "the WAL was flushed to disk (pg_stat_wal.wal_sync; concurrent commits share a flush) - the whole "
+        "server's, so other activity on it counts too), statements (pg_stat_statements, when preloaded).",
+        "Errors in measured runs: " + str(errors) + ("" if errors == 0 else "  (a run with errors is not a result)"),
+    ]
+    table = "\n".join(lines)
+    print()
+    print(table)
+    with open(out_prefix + ".md", "w") as md:
+        md.write(table + "\n")
+    with open(out_prefix + ".json", "w") as out:
+        json.dump({"machine": machine, "scenarios": rows, "runs": runs, "errors": errors}, out, indent=2)
+    print(f"\nWrote {out_prefix}.json and {out_prefix}.md")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])

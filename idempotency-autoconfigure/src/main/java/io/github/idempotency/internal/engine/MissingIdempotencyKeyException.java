@@ -1,0 +1,17 @@
+package io.github.idempotency.internal.engine;
+
+import org.springframework.http.HttpStatus;
+
+import io.github.idempotency.IdempotencyException;
+
+/**
+ * Thrown when an operation requires an idempotency key and the request or call has none
+ * ({@code 400}).
+ */
+public class MissingIdempotencyKeyException extends IdempotencyException {
+
+	public MissingIdempotencyKeyException(String detail) {
+		super(HttpStatus.BAD_REQUEST, "missing-key", "Idempotency key missing", detail, null, null);
+	}
+
+}

@@ -1,0 +1,68 @@
+package io.github.idempotency.internal.jdbc;
+
+import javax.sql.DataSource;
+
+import org.springframework.beans.factory.BeanClassLoaderAware;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Creates and upgrades the starter's tables at start-up, as the initialization mode asks, with
+ * the starter's own Flyway migrations; Spring Boot runs it after the application's own Flyway or
+ * Liquibase migrations and before the beans that depend on database initialization.
+ *
+ * @see IdempotencySchemaInitializerDetector
+ */
+public class IdempotencySchemaInitializer implements InitializingBean, BeanClassLoaderAware {
+
+	private static final String FLYWAY = "org.flywaydb.core.Flyway";
+
+	private final DataSource dataSource;
+
+	private final DatabaseInitializationMode mode;
+
+	private final String historyTable;
+
+	private ClassLoader classLoader = IdempotencySchemaInitializer.class.getClassLoader();
+
+	/**
+	 * Create an initializer.
+	 * @param dataSource the data source of the idempotency tables
+	 * @param mode when to initialize: always, on an embedded database only, or never
+	 * @param historyTable the Flyway history table of the starter's migrations
+	 */
+	public IdempotencySchemaInitializer(DataSource dataSource, DatabaseInitializationMode mode,
+			String historyTable) {
+		this.dataSource = dataSource;
+		this.mode = mode;
+		this.historyTable = historyTable;
+	}
+
+	@Override
+	public void setBeanClassLoader(ClassLoader classLoader) {
+		this.classLoader = classLoader;
+	}
+
+	@Override
+	public void afterPropertiesSet() {
+		if (!initializes()) {
+			return;
+		}
+		DatabasePlatform platform = DatabasePlatform.of(this.dataSource);
+		if (!ClassUtils.isPresent(FLYWAY, this.classLoader)) {
+			throw new IdempotencyFlywayMissingException(platform, this.mode);
+		}
+		IdempotencyMigrations.migrate(this.dataSource, platform, this.historyTable);
+	}
+
+	private boolean initializes() {
+		return switch (this.mode) {
+			case ALWAYS -> true;
+			case EMBEDDED -> EmbeddedDatabaseConnection.isEmbedded(this.dataSource);
+			case NEVER -> false;
+		};
+	}
+
+}

@@ -1,0 +1,194 @@
+package io.github.idempotency.internal.method;
+
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.Ordered;
+import org.springframework.transaction.UnexpectedRollbackException;
+
+import io.github.idempotency.Disposition;
+import io.github.idempotency.FingerprintRequest;
+import io.github.idempotency.OutcomeClassifier;
+import io.github.idempotency.annotation.IdempotencyMode;
+import io.github.idempotency.internal.engine.Completion;
+import io.github.idempotency.internal.engine.Execution;
+import io.github.idempotency.internal.engine.FailureTypes;
+import io.github.idempotency.internal.engine.IdempotencyKeys;
+import io.github.idempotency.internal.engine.IdempotencyLeaseLostException;
+import io.github.idempotency.internal.engine.IdempotencyMdc;
+import io.github.idempotency.internal.engine.IdempotentInvocation;
+import io.github.idempotency.internal.engine.SequenceNumber;
+import io.github.idempotency.store.StoredResponse;
+
+/**
+ * The entry point of {@code @Idempotent} methods of any bean, such as message listeners: the key
+ * comes from the key expression, the fingerprint from the arguments, and a duplicate gets the
+ * stored return value without the method running. The result is stored when the method returns.
+ */
+public class MethodIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
+
+	private final IdempotentInvocation invocation;
+
+	private final KeyExpressionEvaluator keyEvaluator;
+
+	private final OutcomeClassifier classifier;
+
+	private final ReturnValueCodec codec;
+
+	public MethodIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
+			OutcomeClassifier classifier, ReturnValueCodec codec) {
+		this.invocation = invocation;
+		this.keyEvaluator = keyEvaluator;
+		this.classifier = classifier;
+		this.codec = codec;
+	}
+
+	@Override
+	public boolean supports(MethodInvocation invocation, IdempotentAttributes attributes) {
+		return true;
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation, IdempotentAttributes attributes) throws Throwable {
+		try (IdempotencyMdc.Scope mdc = IdempotencyMdc.scope()) {
+			return this.invocation.invoke(new BeanMethodCall(invocation, attributes));
+		}
+	}
+
+	@Override
+	public int getOrder() {
+		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+	/**
+	 * One call of an {@code @Idempotent} bean method.
+	 */
+	private final class BeanMethodCall implements IdempotentInvocation.Call<Object> {
+
+		private final MethodInvocation invocation;
+
+		private final IdempotentAttributes attributes;
+
+		BeanMethodCall(MethodInvocation invocation, IdempotentAttributes attributes) {
+			this.invocation = invocation;
+			this.attributes = attributes;
+		}
+
+		@Override
+		public String operation() {
+			return this.attributes.operationOutsideWeb();
+		}
+
+		@Override
+		public @Nullable String key() {
+			String derived = (this.attributes.keyExpression() != null)
+					? MethodIdempotencyHandler.this.keyEvaluator.evaluate(this.attributes, this.invocation) : null;
+			return (derived != null) ? IdempotencyKeys.fromDerivedValue(derived) : null;
+		}
+
+		@Override
+		public boolean required() {
+			return this.attributes.required();
+		}
+
+		@Override
+		public @Nullable IdempotencyMode mode() {
+			return this.attributes.mode();
+		}
+
+		@Override
+		public FingerprintRequest fingerprint(String operation) {
+			return new FingerprintRequest(operation, this.attributes.method().toGenericString(), null,
+					"application/json", MethodIdempotencyHandler.this.codec.arguments(this.invocation.getArguments()));
+		}
+
+		@Override
+		public @Nullable SequenceNumber sequence() {
+			return MethodIdempotencyHandler.this.keyEvaluator.sequence(this.attributes, this.invocation);
+		}
+
+		@Override
+		public @Nullable Object proceedUnguarded() throws Throwable {
+			return this.invocation.proceed();
+		}
+
+		@Override
+		public @Nullable Object proceed(Execution execution) throws Throwable {
+			Object result;
+			try {
+				result = this.invocation.proceed();
+			}
+			catch (Throwable ex) {
+				return failed(execution, ex);
+			}
+			StoredResponse response;
+			try {
+				response = MethodIdempotencyHandler.this.codec.returned(result, this.attributes.method());
+			}
+			catch (RuntimeException ex) {
+				execution.release(FailureTypes.of(ex));
+				throw new IllegalStateException("The result of " + execution.key() + " cannot be stored, so its key "
+						+ "was released: " + ex.getMessage(), ex);
+			}
+			Completion completion;
+			try {
+				completion = execution.complete(response, false);
+			}
+			catch (RuntimeException ex) {
+				throw new IllegalStateException("Could not store the result of " + execution.key()
+						+ "; it runs again on a retry once its lease runs out", ex);
+			}
+			if (completion instanceof Completion.TakenOver) {
+				throw new IdempotencyLeaseLostException(execution.policy().lease());
+			}
+			if (completion instanceof Completion.RolledBack) {
+				throw new UnexpectedRollbackException("The transaction of " + execution.key() + " was marked "
+						+ "rollback-only, so its writes rolled back and nothing was stored");
+			}
+			if (completion instanceof Completion.Superseded superseded) {
+				return IdempotentInvocation.answer(superseded.decision(), this);
+			}
+			return result;
+		}
+
+		/**
+		 * The method threw: a final exception is stored and replayed; any other releases the key.
+		 * Either way the caller gets the exception, unless a duplicate took the key meanwhile.
+		 */
+		private @Nullable Object failed(Execution execution, Throwable failure) throws Throwable {
+			try {
+				if (MethodIdempotencyHandler.this.classifier.classify(failure) == Disposition.STORE) {
+					Completion completion = execution.complete(MethodIdempotencyHandler.this.codec.threw(failure),
+							true);
+					if (completion instanceof Completion.Superseded superseded) {
+						return IdempotentInvocation.answer(superseded.decision(), this);
+					}
+				}
+				else {
+					execution.release(FailureTypes.of(failure));
+				}
+			}
+			catch (RuntimeException storeFailure) {
+				failure.addSuppressed(storeFailure);
+			}
+			throw failure;
+		}
+
+		@Override
+		public @Nullable Object replay(StoredResponse stored) {
+			return MethodIdempotencyHandler.this.codec.replay(stored, this.attributes.method());
+		}
+
+		@Override
+		public String missingKeyDetail() {
+			return "@Idempotent " + this.attributes.method().getName() + " needs a key: outside Spring MVC handlers, "
+					+ "set @Idempotent(key = ...) to an expression that yields one.";
+		}
+
+		@Override
+		public String mismatchDetail() {
+			return "This idempotency key was already used for a call with different arguments.";
+		}
+
+	}
+
+}

@@ -1,0 +1,95 @@
+package io.github.idempotency.internal.web;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.ModelAndView;
+
+import io.github.idempotency.internal.engine.RequestBodyTooLargeException;
+import io.github.idempotency.internal.method.IdempotentAttributeSource;
+import io.github.idempotency.internal.method.IdempotentAttributes;
+
+/**
+ * Prepares requests mapped to an {@code @Idempotent} handler method: binds the method to the
+ * exchange, starts capturing the response and buffers the body up to the configured size for the
+ * fingerprint (413 above it, before anything is stored); after a replay, skips view rendering.
+ * Finishes the exchange once the handler's response is complete, in the dispatch that completes
+ * it, while its resources (an ATOMIC transaction, an open-in-view entity manager) are still bound:
+ * this interceptor is ordered last, so it completes first.
+ */
+public class IdempotencyHandlerInterceptor implements HandlerInterceptor {
+
+	private final IdempotentAttributeSource attributeSource;
+
+	private final WebExecutionFinisher finisher;
+
+	private final long maxBodySize;
+
+	private final @Nullable String describedBy;
+
+	public IdempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource, WebExecutionFinisher finisher,
+			long maxBodySize, @Nullable String describedBy) {
+		this.attributeSource = attributeSource;
+		this.finisher = finisher;
+		this.maxBodySize = maxBodySize;
+		this.describedBy = describedBy;
+	}
+
+	@Override
+	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
+			throws Exception {
+		if (!(handler instanceof HandlerMethod handlerMethod)) {
+			return true;
+		}
+		WebIdempotencyExchange exchange = (WebIdempotencyExchange) request
+			.getAttribute(WebIdempotencyExchange.ATTRIBUTE);
+		if (exchange == null || exchange.attributes() != null) {
+			return true;
+		}
+		IdempotentAttributes attributes = this.attributeSource.find(handlerMethod.getMethod(),
+				handlerMethod.getBeanType());
+		if (attributes == null) {
+			return true;
+		}
+		if (!FingerprintBodies.isParsedByTheContainer(request)) {
+			try {
+				exchange.request().buffer(this.maxBodySize);
+			}
+			catch (RequestBodyTooLargeException ex) {
+				IdempotencyResponses.writeProblem(request, response, ex, this.describedBy);
+				return false;
+			}
+		}
+		exchange.bind(handlerMethod.getMethod(), attributes);
+		return true;
+	}
+
+	/**
+	 * A replayed request's handler was not run; the stored response replaces whatever view it
+	 * would have rendered.
+	 */
+	@Override
+	public void postHandle(HttpServletRequest request, HttpServletResponse response, Object handler,
+			ModelAndView modelAndView) {
+		WebIdempotencyExchange exchange = (WebIdempotencyExchange) request
+			.getAttribute(WebIdempotencyExchange.ATTRIBUTE);
+		if (modelAndView != null && exchange != null && exchange.isReplay()) {
+			modelAndView.clear();
+		}
+	}
+
+	@Override
+	public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
+			Exception ex) throws Exception {
+		WebIdempotencyExchange exchange = (WebIdempotencyExchange) request
+			.getAttribute(WebIdempotencyExchange.ATTRIBUTE);
+		if (exchange == null || exchange.attributes() == null) {
+			return;
+		}
+		this.finisher.finish(exchange, request, ex);
+	}
+
+}

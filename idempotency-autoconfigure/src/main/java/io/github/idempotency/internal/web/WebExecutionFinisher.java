@@ -1,0 +1,160 @@
+package io.github.idempotency.internal.web;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+
+import io.github.idempotency.Disposition;
+import io.github.idempotency.IdempotencyException;
+import io.github.idempotency.IdempotencyKeyInProgressException;
+import io.github.idempotency.IdempotencyStoreUnavailableException;
+import io.github.idempotency.OutcomeClassifier;
+import io.github.idempotency.internal.engine.Completion;
+import io.github.idempotency.internal.engine.Decision;
+import io.github.idempotency.internal.engine.Execution;
+import io.github.idempotency.internal.engine.FailureTypes;
+import io.github.idempotency.internal.engine.IdempotencyLeaseLostException;
+import io.github.idempotency.store.StoredResponse;
+
+/**
+ * Finishes the exchange of an {@code @Idempotent} handler once its response has left the filter
+ * chain into the capture buffer: stores it for replay, or releases the key, before the client
+ * sees anything; then sends it, or what replaces it.
+ */
+public class WebExecutionFinisher {
+
+	private static final Logger logger = LoggerFactory.getLogger(WebExecutionFinisher.class);
+
+	private final OutcomeClassifier classifier;
+
+	private final StoredHeaderPolicy headerPolicy;
+
+	private final @Nullable String describedBy;
+
+	public WebExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy,
+			@Nullable String describedBy) {
+		this.classifier = classifier;
+		this.headerPolicy = headerPolicy;
+		this.describedBy = describedBy;
+	}
+
+	/**
+	 * Finish an exchange once its handler's response is complete, or once it failed: store the
+	 * response or release the key, then send the response, or what replaces it. A replayed
+	 * exchange is sent its stored response, whatever failed after the replay was decided.
+	 * @param exchange the exchange
+	 * @param request the request
+	 * @param unresolved an exception no handler resolved, which the container renders, or
+	 * {@code null}
+	 */
+	void finish(WebIdempotencyExchange exchange, HttpServletRequest request, @Nullable Throwable unresolved) {
+		if (!exchange.finish()) {
+			return;
+		}
+		CapturingResponse response = exchange.response();
+		try {
+			if (exchange.isReplay()) {
+				sendReplay(response, exchange.replay());
+				exchange.markAnswered();
+				return;
+			}
+			Execution execution = exchange.execution();
+			if (unresolved != null) {
+				if (execution != null) {
+					logger.debug("{} failed with {}; its key is released", execution.key(), unresolved.toString());
+					exchange.recordFailure(unresolved);
+					releaseQuietly(execution, FailureTypes.of(unresolved));
+				}
+				response.discard();
+				return;
+			}
+			if (execution == null) {
+				response.sendCaptured();
+				return;
+			}
+			store(exchange, request, execution, response);
+		}
+		catch (IOException ex) {
+			logger.debug("Could not send the response of an idempotent request", ex);
+		}
+	}
+
+	private void store(WebIdempotencyExchange exchange, HttpServletRequest request, Execution execution,
+			CapturingResponse response) throws IOException {
+		if (response.isErrorSent() && response.capturedBody().length == 0) {
+			response.setContentType(IdempotencyResponses.PROBLEM_JSON);
+			response.getOutputStream()
+				.write(IdempotencyResponses.statusProblem(response.getStatus(), request.getRequestURI()));
+		}
+		if (this.classifier.classify(response.getStatus(), exchange.failure()) == Disposition.RELEASE) {
+			releaseQuietly(execution, FailureTypes.of(response.getStatus(), exchange.failure()));
+			response.sendCaptured();
+			return;
+		}
+		StoredResponse stored = new StoredResponse(response.getStatus(), this.headerPolicy.select(response),
+				response.capturedBody());
+		Completion completion;
+		try {
+			completion = execution.complete(stored, exchange.failure() != null);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not store the response of {}; answering 503, and the key frees when its lease runs out",
+					execution.key(), ex);
+			sendProblem(response, request, new IdempotencyStoreUnavailableException(ex));
+			return;
+		}
+		if (completion instanceof Completion.Stored) {
+			response.sendCaptured();
+		}
+		else if (completion instanceof Completion.TakenOver) {
+			logger.warn("{} ran past its lease and was taken over; its response is discarded", execution.key());
+			sendProblem(response, request, new IdempotencyLeaseLostException(execution.policy().lease()));
+		}
+		else if (completion instanceof Completion.RolledBack) {
+			sendProblem(response, request, new IdempotentTransactionRolledBackException());
+		}
+		else if (completion instanceof Completion.Superseded superseded) {
+			if (superseded.decision() instanceof Decision.Replay replay) {
+				sendReplay(response, replay.response());
+			}
+			else {
+				sendProblem(response, request, new IdempotencyKeyInProgressException(
+						((Decision.InProgress) superseded.decision()).retryAfter()));
+			}
+		}
+	}
+
+	private static void sendReplay(CapturingResponse response, StoredResponse stored) throws IOException {
+		Map<String, List<String>> headers = new LinkedHashMap<>(stored.headers());
+		headers.put(IdempotencyResponses.REPLAYED_HEADER, List.of("true"));
+		response.sendInstead(stored.status(), headers, stored.body());
+	}
+
+	private void sendProblem(CapturingResponse response, HttpServletRequest request, IdempotencyException ex)
+			throws IOException {
+		Map<String, List<String>> headers = new LinkedHashMap<>(ex.getHeaders().asMultiValueMap());
+		headers.put("Content-Type", List.of(IdempotencyResponses.PROBLEM_JSON));
+		if (this.describedBy != null) {
+			headers.put(HttpHeaders.LINK, List.of(this.describedBy));
+		}
+		response.sendInstead(ex.getStatusCode().value(), headers, IdempotencyResponses.problemBody(ex, request));
+	}
+
+	private static void releaseQuietly(Execution execution, String failure) {
+		try {
+			execution.release(failure);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not release {}; it frees when its lease runs out", execution.key(), ex);
+		}
+	}
+
+}

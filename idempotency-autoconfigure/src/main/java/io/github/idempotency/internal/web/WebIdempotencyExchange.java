@@ -1,0 +1,148 @@
+package io.github.idempotency.internal.web;
+
+import java.lang.reflect.Method;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.springframework.core.BridgeMethodResolver;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
+
+import io.github.idempotency.internal.engine.Execution;
+import io.github.idempotency.internal.method.IdempotentAttributes;
+import io.github.idempotency.store.StoredResponse;
+
+/**
+ * The state one HTTP request carries from the filter, through the handler interceptor and the
+ * method advice, back to the filter, which alone finishes it: sends the captured response once
+ * its result is stored or released, or the stored response of a replay.
+ */
+final class WebIdempotencyExchange {
+
+	static final String ATTRIBUTE = WebIdempotencyExchange.class.getName();
+
+	private final BufferedBodyRequest request;
+
+	private final CapturingResponse response;
+
+	private Method handlerMethod;
+
+	private IdempotentAttributes attributes;
+
+	private boolean invoked;
+
+	private volatile Execution execution;
+
+	private volatile StoredResponse replay;
+
+	private volatile Throwable failure;
+
+	private final AtomicBoolean finished = new AtomicBoolean();
+
+	private volatile boolean answered;
+
+	WebIdempotencyExchange(BufferedBodyRequest request, CapturingResponse response) {
+		this.request = request;
+		this.response = response;
+	}
+
+	/**
+	 * Return the exchange of the current request.
+	 * @return the exchange, or {@code null} outside a request the filter saw
+	 */
+	static WebIdempotencyExchange current() {
+		RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
+		return (attributes != null)
+				? (WebIdempotencyExchange) attributes.getAttribute(ATTRIBUTE, RequestAttributes.SCOPE_REQUEST) : null;
+	}
+
+	BufferedBodyRequest request() {
+		return this.request;
+	}
+
+	CapturingResponse response() {
+		return this.response;
+	}
+
+	/**
+	 * Bind the {@code @Idempotent} handler method this request was mapped to, and start
+	 * capturing its response, so that nothing reaches the client before its result is settled.
+	 */
+	void bind(Method handlerMethod, IdempotentAttributes attributes) {
+		this.handlerMethod = BridgeMethodResolver.findBridgedMethod(handlerMethod);
+		this.attributes = attributes;
+		this.response.startCapture();
+	}
+
+	IdempotentAttributes attributes() {
+		return this.attributes;
+	}
+
+	/**
+	 * Return whether a call is the first call of the handler method this request was mapped to.
+	 * @param method the called method
+	 * @return whether the call is this request's handler call
+	 */
+	boolean isHandlerCall(Method method) {
+		return !this.invoked && this.handlerMethod != null
+				&& BridgeMethodResolver.findBridgedMethod(method).equals(this.handlerMethod);
+	}
+
+	void markInvoked() {
+		this.invoked = true;
+	}
+
+	void start(Execution execution) {
+		this.execution = execution;
+	}
+
+	Execution execution() {
+		return this.execution;
+	}
+
+	/**
+	 * Answer this request with a stored response instead of what the handler chain writes.
+	 * @param stored the stored response
+	 */
+	void replay(StoredResponse stored) {
+		this.replay = stored;
+	}
+
+	StoredResponse replay() {
+		return this.replay;
+	}
+
+	boolean isReplay() {
+		return this.replay != null;
+	}
+
+	void recordFailure(Throwable failure) {
+		if (this.failure == null) {
+			this.failure = failure;
+		}
+	}
+
+	Throwable failure() {
+		return this.failure;
+	}
+
+	/**
+	 * Mark the exchange finished.
+	 * @return {@code false} if it was already
+	 */
+	boolean finish() {
+		return this.finished.compareAndSet(false, true);
+	}
+
+	/**
+	 * Mark the exchange answered by the starter itself, so that a failure of the handler chain
+	 * after that does not reach the client.
+	 */
+	void markAnswered() {
+		this.answered = true;
+	}
+
+	boolean answered() {
+		return this.answered;
+	}
+
+}

@@ -1,0 +1,188 @@
+package io.github.idempotency.internal.web;
+
+import java.util.Enumeration;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.Ordered;
+import org.springframework.web.servlet.HandlerMapping;
+
+import io.github.idempotency.FingerprintRequest;
+import io.github.idempotency.annotation.IdempotencyMode;
+import io.github.idempotency.internal.engine.Execution;
+import io.github.idempotency.internal.engine.IdempotencyKeys;
+import io.github.idempotency.internal.engine.IdempotentInvocation;
+import io.github.idempotency.internal.engine.InvalidIdempotencyKeyException;
+import io.github.idempotency.internal.engine.OperationPolicy;
+import io.github.idempotency.internal.engine.SequenceNumber;
+import io.github.idempotency.internal.method.IdempotentAttributes;
+import io.github.idempotency.internal.method.IdempotentInvocationHandler;
+import io.github.idempotency.internal.method.KeyExpressionEvaluator;
+import io.github.idempotency.store.StoredResponse;
+
+/**
+ * The entry point of {@code @Idempotent} Spring MVC handler methods: the key comes from the key
+ * header (or the key expression), the fingerprint from the request. A replay is returned as no
+ * value, which the stored response replaces; the response itself is stored when the exchange
+ * finishes, once the handler's response is complete.
+ */
+public class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
+
+	private final IdempotentInvocation invocation;
+
+	private final KeyExpressionEvaluator keyEvaluator;
+
+	private final String keyHeader;
+
+	public WebIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
+			String keyHeader) {
+		this.invocation = invocation;
+		this.keyEvaluator = keyEvaluator;
+		this.keyHeader = keyHeader;
+	}
+
+	/**
+	 * A call is this request's handler call when it is the first call of the handler method the
+	 * request was mapped to; any other {@code @Idempotent} call it makes is a bean-method call.
+	 */
+	@Override
+	public boolean supports(MethodInvocation invocation, IdempotentAttributes attributes) {
+		WebIdempotencyExchange exchange = WebIdempotencyExchange.current();
+		if (exchange == null) {
+			return false;
+		}
+		Class<?> targetClass = (invocation.getThis() != null) ? AopUtils.getTargetClass(invocation.getThis()) : null;
+		return exchange.isHandlerCall(AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass));
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation, IdempotentAttributes attributes) throws Throwable {
+		WebIdempotencyExchange exchange = WebIdempotencyExchange.current();
+		exchange.markInvoked();
+		return this.invocation.invoke(new HandlerCall(exchange, invocation, attributes));
+	}
+
+	@Override
+	public int getOrder() {
+		return 0;
+	}
+
+	/**
+	 * One call of an {@code @Idempotent} handler method.
+	 */
+	private final class HandlerCall implements IdempotentInvocation.Call<Object> {
+
+		private final WebIdempotencyExchange exchange;
+
+		private final MethodInvocation invocation;
+
+		private final IdempotentAttributes attributes;
+
+		HandlerCall(WebIdempotencyExchange exchange, MethodInvocation invocation, IdempotentAttributes attributes) {
+			this.exchange = exchange;
+			this.invocation = invocation;
+			this.attributes = attributes;
+		}
+
+		@Override
+		public String operation() {
+			if (!this.attributes.operation().isEmpty()) {
+				return this.attributes.operation();
+			}
+			HttpServletRequest request = this.exchange.request();
+			Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+			return request.getMethod() + " " + ((pattern != null) ? pattern : request.getRequestURI());
+		}
+
+		@Override
+		public @Nullable String key() {
+			if (this.attributes.keyExpression() != null) {
+				String derived = WebIdempotencyHandler.this.keyEvaluator.evaluate(this.attributes, this.invocation);
+				return (derived != null) ? IdempotencyKeys.fromDerivedValue(derived) : null;
+			}
+			String header = WebIdempotencyHandler.this.keyHeader;
+			Enumeration<String> values = this.exchange.request().getHeaders(header);
+			if (values == null || !values.hasMoreElements()) {
+				return null;
+			}
+			String raw = values.nextElement();
+			if (values.hasMoreElements()) {
+				throw new InvalidIdempotencyKeyException("The " + header + " header must be sent only once.");
+			}
+			return IdempotencyKeys.parseHeader(raw);
+		}
+
+		@Override
+		public boolean required() {
+			return this.attributes.required();
+		}
+
+		@Override
+		public @Nullable IdempotencyMode mode() {
+			return this.attributes.mode();
+		}
+
+		@Override
+		public void accept(OperationPolicy policy) {
+			if (policy.mode() == IdempotencyMode.ATOMIC && AsyncReturnTypes.isAsync(this.attributes.method())) {
+				throw new IllegalStateException("@Idempotent " + this.attributes.method() + " answers asynchronously, "
+						+ "so it cannot run ATOMIC: its writes happen on another thread than its transaction. Use "
+						+ "LEASED.");
+			}
+		}
+
+		@Override
+		public FingerprintRequest fingerprint(String operation) throws Exception {
+			BufferedBodyRequest request = this.exchange.request();
+			return new FingerprintRequest(operation, request.getRequestURI(), request.getQueryString(),
+					request.getContentType(), FingerprintBodies.of(request));
+		}
+
+		@Override
+		public @Nullable SequenceNumber sequence() {
+			return WebIdempotencyHandler.this.keyEvaluator.sequence(this.attributes, this.invocation);
+		}
+
+		@Override
+		public @Nullable Object proceedUnguarded() throws Throwable {
+			return this.invocation.proceed();
+		}
+
+		@Override
+		public @Nullable Object proceed(Execution execution) throws Throwable {
+			this.exchange.start(execution);
+			try {
+				Object result = this.invocation.proceed();
+				AsyncReturnTypes.propagateContext(this.exchange.request(), execution, result);
+				return result;
+			}
+			catch (Throwable ex) {
+				this.exchange.recordFailure(ex);
+				throw ex;
+			}
+		}
+
+		@Override
+		public @Nullable Object replay(StoredResponse stored) {
+			this.exchange.replay(stored);
+			return AsyncReturnTypes.noValue(this.attributes.method());
+		}
+
+		@Override
+		public String missingKeyDetail() {
+			return (this.attributes.keyExpression() != null)
+					? "This operation derives its idempotency key from the request, and this request yields none."
+					: "This operation requires an " + WebIdempotencyHandler.this.keyHeader + " header.";
+		}
+
+		@Override
+		public String mismatchDetail() {
+			return "This idempotency key was already used for a different request; use a new key for a new request.";
+		}
+
+	}
+
+}

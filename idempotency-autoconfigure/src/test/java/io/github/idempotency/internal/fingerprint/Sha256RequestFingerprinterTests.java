@@ -1,0 +1,137 @@
+package io.github.idempotency.internal.fingerprint;
+
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.github.idempotency.FingerprintRequest;
+import io.github.idempotency.internal.engine.MalformedRequestBodyException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link Sha256RequestFingerprinter}.
+ */
+class Sha256RequestFingerprinterTests {
+
+	private static final String JSON = "application/json";
+
+	private final Sha256RequestFingerprinter fingerprinter = new Sha256RequestFingerprinter();
+
+	@Test
+	void fingerprintIsAStableSha256InHex() {
+		String fingerprint = fingerprint("POST /payments", "/payments", null, JSON, "{\"amount\":100}");
+		assertThat(fingerprint).matches("[0-9a-f]{64}");
+		assertThat(fingerprint("POST /payments", "/payments", null, JSON, "{\"amount\":100}")).isEqualTo(fingerprint);
+	}
+
+	@Test
+	void operationChangesTheFingerprint() {
+		assertThat(fingerprint("POST /payments", "/payments", null, JSON, "{}"))
+			.isNotEqualTo(fingerprint("POST /refunds", "/payments", null, JSON, "{}"));
+	}
+
+	@Test
+	void pathChangesTheFingerprint() {
+		assertThat(fingerprint("POST /payments/{id}", "/payments/1", null, JSON, "{}"))
+			.isNotEqualTo(fingerprint("POST /payments/{id}", "/payments/2", null, JSON, "{}"));
+	}
+
+	@Test
+	void partsCannotBeShiftedFromOneFieldToTheNext() {
+		assertThat(fingerprint("POST /a", "/bc", null, JSON, "{}"))
+			.isNotEqualTo(fingerprint("POST /a/b", "c", null, JSON, "{}"));
+		assertThat(fingerprint("op", "/path", "q=1", "text/plain", "body"))
+			.isNotEqualTo(fingerprint("op", "/path", "q=1body", "text/plain", ""));
+	}
+
+	@Test
+	void orderOfQueryParametersDoesNotMatter() {
+		assertThat(fingerprint("GET /search", "/search", "a=1&b=2&c=3", null, ""))
+			.isEqualTo(fingerprint("GET /search", "/search", "c=3&a=1&b=2", null, ""));
+	}
+
+	@Test
+	void valuesOfQueryParametersMatter() {
+		assertThat(fingerprint("POST /payments", "/payments", "dry-run=false", JSON, "{}"))
+			.isNotEqualTo(fingerprint("POST /payments", "/payments", "dry-run=true", JSON, "{}"));
+		assertThat(fingerprint("POST /payments", "/payments", "dry-run=true", JSON, "{}"))
+			.isNotEqualTo(fingerprint("POST /payments", "/payments", null, JSON, "{}"));
+	}
+
+	@Test
+	void absentAndEmptyQueriesAreTheSame() {
+		assertThat(fingerprint("POST /payments", "/payments", null, JSON, "{}"))
+			.isEqualTo(fingerprint("POST /payments", "/payments", "", JSON, "{}"));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "application/json", "application/json; charset=UTF-8", "APPLICATION/JSON",
+			"application/merge-patch+json", "application/vnd.api+json" })
+	void jsonBodiesAreCanonicalized(String contentType) {
+		assertThat(fingerprint("POST /payments", "/payments", null, contentType, "{\"a\":1,\"b\":[1,2]}"))
+			.isEqualTo(fingerprint("POST /payments", "/payments", null, contentType,
+					"{\n  \"b\": [1, 2],\n  \"a\": 1.0\n}"));
+	}
+
+	@Test
+	void anyChangedJsonValueChangesTheFingerprint() {
+		String original = fingerprint("POST /payments", "/payments", null, JSON,
+				"{\"amount\":100,\"currency\":\"EUR\",\"lines\":[1,2]}");
+		assertThat(fingerprint("POST /payments", "/payments", null, JSON,
+				"{\"amount\":101,\"currency\":\"EUR\",\"lines\":[1,2]}"))
+			.isNotEqualTo(original);
+		assertThat(fingerprint("POST /payments", "/payments", null, JSON,
+				"{\"amount\":100,\"currency\":\"USD\",\"lines\":[1,2]}"))
+			.isNotEqualTo(original);
+		assertThat(fingerprint("POST /payments", "/payments", null, JSON,
+				"{\"amount\":100,\"currency\":\"EUR\",\"lines\":[2,1]}"))
+			.isNotEqualTo(original);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "text/plain", "application/x-www-form-urlencoded", "application/xml",
+			"application/jsonx" })
+	void nonJsonBodiesAreTakenByteForByte(String contentType) {
+		assertThat(fingerprint("POST /notes", "/notes", null, contentType, "{\"a\":1,\"b\":2}"))
+			.isNotEqualTo(fingerprint("POST /notes", "/notes", null, contentType, "{\"b\":2,\"a\":1}"));
+		assertThat(fingerprint("POST /notes", "/notes", null, contentType, "same"))
+			.isEqualTo(fingerprint("POST /notes", "/notes", null, contentType, "same"));
+	}
+
+	@Test
+	void bodyWithoutAContentTypeIsTakenByteForByte() {
+		assertThat(fingerprint("POST /notes", "/notes", null, null, "{\"a\":1, \"b\":2}"))
+			.isNotEqualTo(fingerprint("POST /notes", "/notes", null, null, "{\"a\":1,\"b\":2}"));
+	}
+
+	@Test
+	void invalidJsonIsTakenByteForByte() {
+		assertThat(fingerprint("POST /payments", "/payments", null, JSON, "{\"a\":1,"))
+			.isEqualTo(fingerprint("POST /payments", "/payments", null, JSON, "{\"a\":1,"));
+		assertThat(fingerprint("POST /payments", "/payments", null, JSON, "{\"a\":1,"))
+			.isNotEqualTo(fingerprint("POST /payments", "/payments", null, JSON, "{\"a\": 1,"));
+	}
+
+	@Test
+	void emptyBodyDiffersFromAnEmptyJsonObject() {
+		assertThat(fingerprint("POST /payments", "/payments", null, JSON, ""))
+			.isNotEqualTo(fingerprint("POST /payments", "/payments", null, JSON, "{}"));
+	}
+
+	@Test
+	void jsonWithDuplicateMembersIsRefusedAsMalformed() {
+		assertThatExceptionOfType(MalformedRequestBodyException.class)
+			.isThrownBy(() -> fingerprint("POST /payments", "/payments", null, JSON, "{\"amount\":1,\"amount\":1000}"))
+			.satisfies((ex) -> assertThat(ex.getBody().getType()).hasToString("urn:problem-type:idempotency:malformed-body"));
+	}
+
+	private String fingerprint(String operation, String path, String query, String contentType, String body) {
+		return this.fingerprinter.fingerprint(
+				new FingerprintRequest(operation, path, query, contentType, body.getBytes(StandardCharsets.UTF_8)));
+	}
+
+}

@@ -1,0 +1,5 @@
+CREATE TABLE IF NOT EXISTS item (
+    id BIGSERIAL PRIMARY KEY,
+    name VARCHAR(200) NOT NULL,
+    quantity INT NOT NULL
+);

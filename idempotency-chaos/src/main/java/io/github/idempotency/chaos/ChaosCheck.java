@@ -1,0 +1,41 @@
+package io.github.idempotency.chaos;
+
+import java.nio.file.Path;
+
+/**
+ * Checks a soak: reads its history and the database, prints one summary line, the answers by
+ * kind and every violation, and exits with 1 if there is any.
+ * <p>
+ * Arguments: {@code --history=FILE --jdbc-url=URL [--store=jdbc]}. The store names where the
+ * idempotency records are read from; a Redis store would add its own {@link IdempotencyRecords}.
+ */
+public final class ChaosCheck {
+
+	private ChaosCheck() {
+	}
+
+	public static void main(String[] args) {
+		Options options = new Options(args);
+		History history = History.read(Path.of(options.get("history")));
+		PostgresState postgres = new PostgresState(options.get("jdbc-url"));
+		IdempotencyRecords records = switch (options.get("store", "jdbc")) {
+			case "jdbc" -> postgres;
+			default -> throw new IllegalArgumentException("Unknown store: " + options.get("store"));
+		};
+		Report report = HistoryChecker.check(history, postgres.load(records));
+		System.out.println("answers: " + report.answers());
+		report.faults().forEach((kind, count) -> System.out.println("faults: " + kind.label() + " x" + count));
+		for (Fault fault : history.faults()) {
+			System.out.printf("fault: %-18s target=%d %6d ms %s%n", fault.kind().label(), fault.target(),
+					fault.end() - fault.start(), fault.detail());
+		}
+		report.violations()
+			.forEach((violation) -> System.out.println(
+					"VIOLATION " + violation.category().label() + " key=" + violation.key() + ": " + violation.detail()));
+		System.out.println(report.summary());
+		if (!report.passed()) {
+			System.exit(1);
+		}
+	}
+
+}

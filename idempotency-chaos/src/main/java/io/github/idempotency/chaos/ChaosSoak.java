@@ -1,0 +1,110 @@
+package io.github.idempotency.chaos;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the soak: client workers create payments with retries on every instance while the
+ * nemesis injects faults; then, with every fault healed, the unresolved payments are retried
+ * until final and every acknowledged payment is sent once more, which must be a replay.
+ * Everything is recorded in the history file; {@link ChaosCheck} judges it.
+ * <p>
+ * Arguments: {@code --instances=URL,URL,... --history=FILE --fault-script=FILE --mode=NAME
+ * [--workers=16] [--seconds=60] [--seed=N] [--warm-up-seconds=10] [--drain-seconds=90]
+ * [--read-timeout-ms=10000]}: the nemesis starts after the warm-up and injects faults for the
+ * given seconds.
+ */
+public final class ChaosSoak {
+
+	private ChaosSoak() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		Options options = new Options(args);
+		List<URI> instances = Arrays.stream(options.get("instances").split(",")).map(URI::create).toList();
+		Path historyFile = Path.of(options.get("history"));
+		Path faultScript = Path.of(options.get("fault-script"));
+		String mode = options.get("mode");
+		int workers = Integer.parseInt(options.get("workers", "16"));
+		long seconds = Long.parseLong(options.get("seconds", "60"));
+		long seed = Long.parseLong(options.get("seed", String.valueOf(System.nanoTime())));
+		long warmUpSeconds = Long.parseLong(options.get("warm-up-seconds", "10"));
+		long drainSeconds = Long.parseLong(options.get("drain-seconds", "90"));
+		Duration readTimeout = Duration.ofMillis(Long.parseLong(options.get("read-timeout-ms", "10000")));
+		System.out.printf("chaos soak: mode=%s seed=%d workers=%d seconds=%d instances=%d%n", mode, seed, workers,
+				seconds, instances.size());
+
+		try (History.Writer history = new History.Writer(historyFile)) {
+			SoakClient client = new SoakClient(instances, readTimeout, history);
+			long start = System.currentTimeMillis();
+			long faultsFrom = start + TimeUnit.SECONDS.toMillis(warmUpSeconds);
+			long runEnd = faultsFrom + TimeUnit.SECONDS.toMillis(seconds);
+			long drainEnd = runEnd + TimeUnit.SECONDS.toMillis(drainSeconds);
+			Nemesis nemesis = new Nemesis(seed, faultScript, instances.size(), faultsFrom, runEnd, history,
+					historyFile.resolveSibling("nemesis.log"));
+			Thread nemesisThread = new Thread(nemesis, "nemesis");
+			nemesisThread.start();
+			List<Worker> all = new ArrayList<>();
+			List<Thread> threads = new ArrayList<>();
+			String customers = "chaos-" + Long.toString(start, 36);
+			for (int i = 1; i <= workers; i++) {
+				Worker worker = new Worker(i, client, runEnd, drainEnd, customers);
+				all.add(worker);
+				Thread thread = new Thread(worker, "worker-" + i);
+				threads.add(thread);
+				thread.start();
+			}
+			nemesisThread.join();
+			nemesis.awaitRestarts();
+			long faultsOver = System.currentTimeMillis();
+			if (nemesis.failure() != null) {
+				// the workers finish as usual, so that the history stays whole for the checker
+				System.out.println("chaos soak: the nemesis failed; the run will fail");
+				nemesis.failure().printStackTrace(System.out);
+			}
+			for (Thread thread : threads) {
+				thread.join();
+			}
+			System.out.printf("chaos soak: faults over after %d s, payments resolved after %d s%n",
+					(faultsOver - start) / 1000, (System.currentTimeMillis() - start) / 1000);
+			int replays = verify(client, all, workers);
+			long end = System.currentTimeMillis();
+			history.run(new Run(mode, seed, workers, start, faultsFrom, runEnd, end));
+			System.out.printf("chaos soak: %d final replays sent; history in %s%n", replays, historyFile);
+			if (nemesis.failure() != null) {
+				System.exit(2);
+			}
+		}
+	}
+
+	private static int verify(SoakClient client, List<Worker> workers, int threads) throws Exception {
+		List<SoakClient.Call> calls = new ArrayList<>();
+		workers.forEach((worker) -> calls.addAll(worker.acknowledged()));
+		ExecutorService executor = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<?>> sent = new ArrayList<>();
+			for (SoakClient.Call call : calls) {
+				sent.add(executor.submit(() -> {
+					call.phase = "verify";
+					client.send(call);
+				}));
+			}
+			for (Future<?> future : sent) {
+				future.get();
+			}
+		}
+		finally {
+			executor.shutdown();
+		}
+		return calls.size();
+	}
+
+}

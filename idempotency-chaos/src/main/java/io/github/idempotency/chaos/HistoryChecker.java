@@ -1,0 +1,275 @@
+package io.github.idempotency.chaos;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Judges a soak from its history and the database state after it.
+ * <p>
+ * Per key: at most one payment and one gateway charge; a key acknowledged with a 2xx has exactly
+ * one payment, settled with the charge the client was told about; every 2xx answer of a key is
+ * byte for byte the same, and so is the stored response; once a 2xx was received, no later
+ * answer is a fresh execution; no record is left in progress; every key got a final answer. Per
+ * answer, the allowed set of SPEC sections 4 and 5 for a client that always resends the same
+ * body with a valid key: {@code 201} (first execution, or replay with
+ * {@code Idempotent-Replayed: true}), {@code 409} problem of type {@code in-progress} or
+ * {@code lease-lost}, any {@code 5xx} (a transient failure, the key released), or no answer at
+ * all (a connection error or timeout). Anything else, such as a {@code 422} for a retry with the
+ * same body, is outside the contract.
+ */
+final class HistoryChecker {
+
+	static final String IN_PROGRESS_TYPE = "urn:problem-type:idempotency:in-progress";
+
+	static final String LEASE_LOST_TYPE = "urn:problem-type:idempotency:lease-lost";
+
+	/**
+	 * How long after a fault healed a 5xx still counts as caused by it.
+	 */
+	static final long CALM_AFTER_MILLIS = 15_000;
+
+	private HistoryChecker() {
+	}
+
+	/**
+	 * Check a history against the database state it left.
+	 * @param history the history
+	 * @param state the database state after the soak
+	 * @return the report
+	 */
+	public static Report check(History history, DatabaseState state) {
+		List<Violation> violations = new ArrayList<>();
+		Map<String, List<Attempt>> byKey = new LinkedHashMap<>();
+		for (Attempt attempt : history.attempts()) {
+			byKey.computeIfAbsent(attempt.key(), (key) -> new ArrayList<>()).add(attempt);
+		}
+		Map<String, List<DatabaseState.Payment>> payments = group(state.payments(), DatabaseState.Payment::key);
+		Map<String, List<DatabaseState.Charge>> charges = group(state.charges(), DatabaseState.Charge::key);
+		Map<String, List<DatabaseState.IdempotencyRecord>> records = group(state.records(),
+				DatabaseState.IdempotencyRecord::key);
+		Map<String, Integer> answers = new TreeMap<>();
+		int acknowledged = 0;
+		Map<String, Long> acknowledgedAt = new HashMap<>();
+		for (Map.Entry<String, List<Attempt>> entry : byKey.entrySet()) {
+			String key = entry.getKey();
+			List<Attempt> attempts = entry.getValue();
+			attempts.sort(Comparator.comparingInt(Attempt::attempt));
+			Attempt first = checkAnswers(key, attempts, answers, violations);
+			if (first != null) {
+				acknowledged++;
+				acknowledgedAt.put(key, first.end());
+				checkEffects(key, first, payments.getOrDefault(key, List.of()), charges.getOrDefault(key, List.of()),
+						records.getOrDefault(key, List.of()), violations);
+			}
+			if (attempts.stream().noneMatch(Attempt::isFinal)) {
+				violations.add(new Violation(Category.UNRESOLVED, key,
+						attempts.size() + " attempts, none with a final answer; last: " + describe(attempts.get(attempts.size() - 1))));
+			}
+			List<DatabaseState.Payment> paid = payments.getOrDefault(key, List.of());
+			List<DatabaseState.Charge> charged = charges.getOrDefault(key, List.of());
+			if (paid.size() > 1 || charged.size() > 1) {
+				violations.add(new Violation(Category.DUPLICATE, key,
+						paid.size() + " payments " + paid + ", " + charged.size() + " charges " + charged));
+			}
+		}
+		Set<String> phantoms = new HashSet<>();
+		phantoms.addAll(payments.keySet());
+		phantoms.addAll(charges.keySet());
+		phantoms.addAll(records.keySet());
+		phantoms.removeAll(byKey.keySet());
+		phantoms.forEach((key) -> violations.add(new Violation(Category.PHANTOM, key,
+				"in the database but never sent: " + payments.get(key) + " " + charges.get(key) + " " + records.get(key))));
+		for (DatabaseState.IdempotencyRecord record : state.records()) {
+			if (!"COMPLETED".equals(record.status())) {
+				violations.add(new Violation(Category.STUCK, record.key(), record.status() + ", locked until "
+						+ record.lockedUntil() + (record.leaseOver() ? " (lease over)" : " (lease still running)")));
+			}
+		}
+		Map<FaultKind, Integer> faults = new EnumMap<>(FaultKind.class);
+		history.faults().forEach((fault) -> faults.merge(fault.kind(), 1, Integer::sum));
+		int chargesAskedAgain = (int) state.charges().stream().filter((charge) -> charge.attempts() > 1).count();
+		int calmServerErrors = (int) history.attempts()
+			.stream()
+			.filter((attempt) -> attempt.status() != null && attempt.status() >= 500)
+			.filter((attempt) -> history.faults()
+				.stream()
+				.noneMatch((fault) -> attempt.start() >= fault.start() && attempt.start() <= fault.end() + CALM_AFTER_MILLIS))
+			.count();
+		return new Report(history.run(), history.attempts().size(), byKey.size(), acknowledged, faults, answers,
+				chargesAskedAgain, calmServerErrors, Throughput.of(history, acknowledgedAt), violations);
+	}
+
+	/**
+	 * Check every answer of one key and return its first 2xx, if any.
+	 */
+	private static @Nullable Attempt checkAnswers(String key, List<Attempt> attempts, Map<String, Integer> answers,
+			List<Violation> violations) {
+		Attempt first = null;
+		Set<String> requestHashes = new HashSet<>();
+		for (Attempt attempt : attempts) {
+			requestHashes.add(attempt.requestHash());
+			String answer = classify(attempt);
+			answers.merge(answer, 1, Integer::sum);
+			if (answer.startsWith("outside")) {
+				violations.add(new Violation(Category.OUT_OF_CONTRACT, key, describe(attempt)));
+			}
+			if (!attempt.isSuccess()) {
+				continue;
+			}
+			if (first == null) {
+				first = attempt;
+				continue;
+			}
+			if (!Objects.equals(first.bodyHash(), attempt.bodyHash())) {
+				violations.add(new Violation(Category.MISMATCHED_REPLAY, key,
+						"attempt " + attempt.attempt() + " answered " + attempt.bodyHash() + ", the first 2xx (attempt "
+								+ first.attempt() + ") " + first.bodyHash()));
+			}
+			if (!attempt.replayed() && attempt.start() > first.end()) {
+				violations.add(new Violation(Category.RE_EXECUTED, key, "attempt " + attempt.attempt()
+						+ " was answered by a fresh execution after attempt " + first.attempt() + " had been answered"));
+			}
+		}
+		if (requestHashes.size() > 1) {
+			throw new IllegalStateException("The history sent different bodies under key " + key);
+		}
+		return first;
+	}
+
+	private static String classify(Attempt attempt) {
+		Integer status = attempt.status();
+		if (status == null) {
+			return "no answer (connection error or timeout)";
+		}
+		if (status == 201) {
+			return attempt.replayed() ? "201 replayed" : "201 executed";
+		}
+		if (status == 409 && (IN_PROGRESS_TYPE.equals(attempt.problemType()) || LEASE_LOST_TYPE.equals(attempt.problemType()))) {
+			return "409 " + attempt.problemType().substring(attempt.problemType().lastIndexOf(':') + 1);
+		}
+		if (status >= 500 && status < 600) {
+			return status + " transient";
+		}
+		return "outside the contract: " + status;
+	}
+
+	private static void checkEffects(String key, Attempt acknowledged, List<DatabaseState.Payment> payments,
+			List<DatabaseState.Charge> charges, List<DatabaseState.IdempotencyRecord> records,
+			List<Violation> violations) {
+		if (payments.isEmpty() || charges.isEmpty()) {
+			violations.add(new Violation(Category.LOST, key, "acknowledged with " + acknowledged.status() + " (payment "
+					+ acknowledged.paymentId() + ") but the database has " + payments.size() + " payments and "
+					+ charges.size() + " charges"));
+			return;
+		}
+		DatabaseState.Payment payment = payments.get(0);
+		DatabaseState.Charge charge = charges.get(0);
+		if (!Objects.equals(acknowledged.paymentId(), payment.id()) || !"SUCCEEDED".equals(payment.status())
+				|| !Objects.equals(acknowledged.chargeId(), payment.chargeId())
+				|| !Objects.equals(payment.chargeId(), charge.id()) || !"SUCCEEDED".equals(charge.status())) {
+			violations.add(new Violation(Category.LOST, key, "acknowledged payment " + acknowledged.paymentId()
+					+ " charged as " + acknowledged.chargeId() + ", but the database has " + payment + " and " + charge));
+		}
+		if (records.size() != 1 || !"COMPLETED".equals(records.get(0).status())
+				|| !Objects.equals(records.get(0).responseStatus(), acknowledged.status())
+				|| !Objects.equals(records.get(0).bodyHash(), acknowledged.bodyHash())) {
+			violations.add(new Violation(Category.MISMATCHED_REPLAY, key,
+					"acknowledged " + acknowledged.status() + " " + acknowledged.bodyHash() + ", but the store holds " + records));
+		}
+	}
+
+	static String describe(Attempt attempt) {
+		return "attempt " + attempt.attempt() + " (" + attempt.phase() + ", worker " + attempt.worker() + ", instance "
+				+ attempt.instance() + ", at " + attempt.start() + "): "
+				+ ((attempt.status() != null)
+						? attempt.status() + (attempt.replayed() ? " replayed" : "")
+								+ ((attempt.problemType() != null) ? " " + attempt.problemType() : "")
+						: attempt.error());
+	}
+
+	private static <T> Map<String, List<T>> group(List<T> rows, java.util.function.Function<T, String> key) {
+		Map<String, List<T>> grouped = new HashMap<>();
+		rows.forEach((row) -> grouped.computeIfAbsent(key.apply(row), (k) -> new ArrayList<>()).add(row));
+		return grouped;
+	}
+
+	/**
+	 * What a violation breaks.
+	 */
+	public enum Category {
+
+		/**
+		 * More than one payment or gateway charge for a key.
+		 */
+		DUPLICATE("duplicates"),
+
+		/**
+		 * A key acknowledged with a 2xx without the payment and charge it was told about.
+		 */
+		LOST("lost"),
+
+		/**
+		 * A 2xx answer, or the stored response, that differs from the key's first 2xx.
+		 */
+		MISMATCHED_REPLAY("mismatched replays"),
+
+		/**
+		 * A fresh execution answered after the key had been answered with a 2xx.
+		 */
+		RE_EXECUTED("re-executed"),
+
+		/**
+		 * An idempotency record left in progress after the soak and its leases were over.
+		 */
+		STUCK("stuck"),
+
+		/**
+		 * An answer outside the allowed set.
+		 */
+		OUT_OF_CONTRACT("out-of-contract"),
+
+		/**
+		 * A key that never got a final answer, though every fault was healed.
+		 */
+		UNRESOLVED("unresolved"),
+
+		/**
+		 * A payment, charge or record under a key that was never sent.
+		 */
+		PHANTOM("phantoms");
+
+		private final String label;
+
+		Category(String label) {
+			this.label = label;
+		}
+
+		public String label() {
+			return this.label;
+		}
+
+	}
+
+	/**
+	 * One broken promise.
+	 *
+	 * @param category what it breaks
+	 * @param key the key
+	 * @param detail what happened
+	 */
+	public record Violation(Category category, String key, String detail) {
+
+	}
+
+}
