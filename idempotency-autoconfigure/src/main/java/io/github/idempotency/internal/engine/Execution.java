@@ -20,6 +20,7 @@ import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
+import io.github.idempotency.store.RecordStatus;
 import io.github.idempotency.store.StoredResponse;
 
 /**
@@ -183,7 +184,7 @@ public final class Execution {
 		stopHeartbeat();
 		boolean stored = false;
 		try {
-			stored = this.transactions.outside(() -> this.store.complete(key(), this.token, response, ttl()));
+			stored = this.transactions.outside(() -> storeOutside(response));
 			logger.debug("{} {} with status {}", key(), stored ? "completed" : "was taken over; not completed",
 					response.status());
 		}
@@ -191,6 +192,21 @@ public final class Execution {
 			end(stored ? Outcome.EXECUTED : Outcome.TAKEN_OVER);
 		}
 		return stored ? Completion.STORED : Completion.TAKEN_OVER;
+	}
+
+	/**
+	 * Store the response outside any transaction. A store whose client sends a command again when
+	 * the reply to the first was lost with its connection (Lettuce does) can answer that the key
+	 * is no longer held in progress because the first one stored it: the record then holds this
+	 * claim's token, completed, which no take-over leaves behind.
+	 */
+	private boolean storeOutside(StoredResponse response) {
+		if (this.store.complete(key(), this.token, response, ttl())) {
+			return true;
+		}
+		return this.store.find(key())
+			.filter((record) -> record.status() == RecordStatus.COMPLETED && this.token.equals(record.token()))
+			.isPresent();
 	}
 
 	/**
@@ -396,8 +412,8 @@ public final class Execution {
 				}
 				else if (committed) {
 					stopHeartbeat();
-					outcome = this.transactions.outside(() -> this.store.complete(key(), this.token, response, ttl()))
-							? Outcome.EXECUTED : Outcome.TAKEN_OVER;
+					outcome = this.transactions.outside(() -> storeOutside(response)) ? Outcome.EXECUTED
+							: Outcome.TAKEN_OVER;
 				}
 				else {
 					stopHeartbeat();

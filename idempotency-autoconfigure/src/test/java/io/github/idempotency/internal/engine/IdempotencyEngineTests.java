@@ -107,6 +107,29 @@ class IdempotencyEngineTests {
 	}
 
 	@Test
+	void aCompletionThatStoredWhileItsAnswerWasLostIsStoredNotTakenOver() {
+		this.store.completionsSentTwice = true;
+		Execution execution = proceed(this.engine.begin(this.key, FINGERPRINT, policy(IdempotencyMode.LEASED)));
+		StoredResponse response = response(201, "created");
+		assertThat(execution.complete(response, false)).isEqualTo(Completion.STORED);
+		assertThat(this.listener.outcomes()).containsExactly(Outcome.EXECUTED);
+		Decision decision = this.engine.begin(this.key, FINGERPRINT, policy(IdempotencyMode.LEASED));
+		assertThat(decision).isInstanceOfSatisfying(Decision.Replay.class,
+				(replay) -> assertThat(replay.response()).isEqualTo(response));
+	}
+
+	@Test
+	void aCompletionSentTwiceAfterItsLeaseWasTakenOverIsStillNotStored() {
+		this.store.completionsSentTwice = true;
+		Execution stalled = proceed(this.engine.begin(this.key, FINGERPRINT, policy(IdempotencyMode.LEASED)));
+		runOutLease();
+		Execution retry = proceed(this.engine.begin(this.key, FINGERPRINT, policy(IdempotencyMode.LEASED)));
+		assertThat(stalled.complete(response(200, "stalled"), false)).isEqualTo(Completion.TAKEN_OVER);
+		assertThat(retry.complete(response(201, "retry"), false)).isEqualTo(Completion.STORED);
+		assertThat(this.store.find(this.key).orElseThrow().response()).isEqualTo(response(201, "retry"));
+	}
+
+	@Test
 	void completedRequestIsReplayed() {
 		Execution execution = proceed(this.engine.begin(this.key, FINGERPRINT, policy(IdempotencyMode.LEASED)));
 		StoredResponse response = response(201, "created");
@@ -363,8 +386,15 @@ class IdempotencyEngineTests {
 			return result;
 		}
 
+		volatile boolean completionsSentTwice;
+
 		@Override
 		public boolean complete(IdempotencyKey key, UUID token, StoredResponse response, Duration ttl) {
+			if (this.completionsSentTwice) {
+				// As a client that sends a command again when the reply to the first was lost
+				// with its connection: the first stores, the one whose answer is seen does not.
+				this.delegate.complete(key, token, response, ttl);
+			}
 			return this.delegate.complete(key, token, response, ttl);
 		}
 
