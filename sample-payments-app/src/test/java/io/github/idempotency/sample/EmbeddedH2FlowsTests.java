@@ -12,15 +12,18 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
+import io.github.idempotency.sample.support.GatewayWebhooks;
 import io.github.idempotency.sample.support.Rest;
+import io.github.idempotency.sample.support.ShopWebhooks;
 import io.github.idempotency.testsupport.Http;
 
 import static io.github.idempotency.sample.support.Payments.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The session, intent mandate, sync and agent task flows run on the embedded H2 default too: their
- * SQL, their version locking and their keys, once each; the PostgreSQL tests cover them in full.
+ * The session, session cart, intent mandate, sync, agent task and gateway webhook flows run on the
+ * embedded H2 default too: their SQL, their locking and their keys, once each; the PostgreSQL tests
+ * cover them in full.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class EmbeddedH2FlowsTests {
@@ -44,6 +47,46 @@ class EmbeddedH2FlowsTests {
 		JsonNode next = json(http.post("/sessions").json(login).send());
 		assertThat(next.get("number").asInt()).isEqualTo(2);
 		assertThat(count("SELECT count(*) FROM user_session WHERE user_id = 'h2-user'")).isEqualTo(2);
+	}
+
+	@Test
+	void sessionCartsApplyTheirUpdatesInIncreasingOrderOnH2() {
+		Http http = new Http(this.port);
+		HttpResponse<byte[]> login = http.post("/sessions")
+			.json("{\"userId\":\"h2-cart\",\"deviceId\":\"phone\"}")
+			.send();
+		String session = json(login).get("id").asString();
+		HttpResponse<byte[]> first = cartUpdate(http, session, 1, "A", 2);
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(cartUpdate(http, session, 3, "A", 5).statusCode()).isEqualTo(200);
+		HttpResponse<byte[]> late = cartUpdate(http, session, 2, "B", 1);
+		assertThat(late.statusCode()).isEqualTo(409);
+		assertThat(json(late).get("type").asString()).isEqualTo("urn:problem-type:idempotency:stale-sequence");
+		assertThat(cartUpdate(http, session, 1, "A", 2).body()).isEqualTo(first.body());
+		JsonNode cart = json(http.get("/sessions/" + session + "/cart").send());
+		assertThat(cart.get("sequence").asLong()).isEqualTo(3);
+		assertThat(cart.get("items").toString()).isEqualTo("[{\"sku\":\"A\",\"quantity\":5}]");
+		assertThat(count("SELECT count(*) FROM session_cart_update WHERE session_id = '" + session + "'"))
+			.isEqualTo(2);
+	}
+
+	@Test
+	void gatewayWebhooksMoveAChargeThroughItsStatesOnH2() {
+		Http http = new Http(this.port);
+		String transaction = json(http.post("/payments")
+			.key("h2-gateway-payment")
+			.json("{\"customerId\":\"h2-gateway\",\"amount\":2999,\"currency\":\"USD\"}")
+			.send()).get("gatewayChargeId").asString();
+		assertThat(gatewayEvent(http, "refund.processed", transaction).statusCode()).isEqualTo(409);
+		assertThat(gatewayEvent(http, "payment.succeeded", transaction).statusCode()).isEqualTo(200);
+		assertThat(gatewayEvent(http, "refund.processed", transaction).statusCode()).isEqualTo(200);
+		HttpResponse<byte[]> invalid = gatewayEvent(http, "payment.failed", transaction);
+		assertThat(invalid.statusCode()).isEqualTo(409);
+		assertThat(gatewayEvent(http, "payment.failed", transaction).body()).isEqualTo(invalid.body());
+		assertThat(json(http.get("/webhooks/gateway/payments/" + transaction).send()).get("state").asString())
+			.isEqualTo("REFUNDED");
+		assertThat(count("SELECT count(*) FROM gateway_payment_event WHERE transaction_id = '" + transaction + "'"))
+			.isEqualTo(2);
 	}
 
 	@Test
@@ -91,6 +134,19 @@ class EmbeddedH2FlowsTests {
 		assertThat(completed.statusCode()).isEqualTo(200);
 		assertThat(http.post("/agent-tasks").json(task).send().body()).isEqualTo(completed.body());
 		assertThat(count("SELECT count(*) FROM agent_task_attempt WHERE task_id = 'h2-task'")).isEqualTo(2);
+	}
+
+	private static HttpResponse<byte[]> cartUpdate(Http http, String session, long sequence, String sku,
+			int quantity) {
+		return http.patch("/sessions/" + session + "/cart")
+			.json("{\"sequence\":" + sequence + ",\"changes\":[{\"sku\":\"" + sku + "\",\"quantity\":" + quantity
+					+ "}]}")
+			.send();
+	}
+
+	private static HttpResponse<byte[]> gatewayEvent(Http http, String type, String transaction) {
+		String body = GatewayWebhooks.body(type, transaction);
+		return GatewayWebhooks.send(http, body, ShopWebhooks.sign(body, GatewayWebhooks.SECRET));
 	}
 
 	private static String product(long baseVersion, long price) {

@@ -47,16 +47,19 @@ class EmbeddedH2StartupTests {
 		assertThat(this.environment.getProperty("spring.jpa.hibernate.ddl-auto")).isEqualTo("validate");
 		assertThat(this.jdbc.queryForList("SELECT \"version\" FROM \"flyway_schema_history\" "
 				+ "WHERE \"success\" AND \"type\" = 'SQL' ORDER BY \"installed_rank\"", String.class))
-			.containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11");
+			.containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13");
 		Http http = new Http(this.port);
 		String key = newKey();
-		String request = body(customer("c-"), 2999, "USD");
+		String customer = customer("c-");
+		String request = body(customer, 2999, "USD");
 		HttpResponse<byte[]> first = http.post("/payments").key(key).json(request).send();
 		HttpResponse<byte[]> replay = http.post("/payments").key(key).json(request).send();
 		assertThat(first.statusCode()).isEqualTo(201);
 		assertThat(replay.body()).isEqualTo(first.body());
 		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
-		assertThat(this.jdbc.queryForObject("SELECT count(*) FROM gateway_charge", Long.class)).isOne();
+		assertThat(this.jdbc.queryForObject("SELECT count(*) FROM gateway_charge WHERE customer_id = ?", Long.class,
+				customer))
+			.isOne();
 	}
 
 }

@@ -91,6 +91,21 @@ class SessionRepository {
 	}
 
 	/**
+	 * Lock a session's row until the current transaction ends, and return whether the session is
+	 * active; ending the session waits for the lock.
+	 * @param id the session id
+	 * @return whether the session is active, or empty if there is no such session
+	 */
+	Optional<Boolean> lockActive(String id) {
+		return this.jdbc
+			.sql("SELECT CASE WHEN " + ACTIVE + " THEN 1 ELSE 0 END AS active FROM user_session WHERE id = ? "
+					+ "FOR UPDATE")
+			.param(id)
+			.query((rs, row) -> rs.getInt("active") == 1)
+			.optional();
+	}
+
+	/**
 	 * End a session that has not been ended yet.
 	 * @param id the session id
 	 * @return whether this call ended it

@@ -24,7 +24,8 @@ class OpenApiDocumentationTests extends PostgresFlowTest {
 		JsonNode paths = json(response).get("paths");
 		String[][] operations = { { "/payments", "post" }, { "/cart-mandates", "post" }, { "/orders", "post" },
 				{ "/webhooks/shop", "post" }, { "/sessions", "post" }, { "/intent-mandates", "post" },
-				{ "/sync/products/{id}", "put" }, { "/sync/users/{id}", "put" }, { "/agent-tasks", "post" } };
+				{ "/sync/products/{id}", "put" }, { "/sync/users/{id}", "put" }, { "/agent-tasks", "post" },
+				{ "/sessions/{id}/cart", "patch" }, { "/webhooks/gateway", "post" } };
 		for (String[] pathAndMethod : operations) {
 			String path = pathAndMethod[0];
 			JsonNode operation = paths.get(path).get(pathAndMethod[1]);

@@ -2,8 +2,10 @@ package io.github.idempotency.sample.support;
 
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowCallbackHandler;
 
 /**
  * Reads the effects of the flows back from PostgreSQL, and empties their tables between tests.
@@ -17,12 +19,13 @@ public final class FlowsDatabase {
 	}
 
 	/**
-	 * Delete every mandate, order, webhook run, ledger entry, payment, charge, session, synchronised
-	 * product and user, agent task and idempotency record.
+	 * Delete every mandate, order, webhook run, ledger entry, payment, charge and its gateway state,
+	 * session and its cart, synchronised product and user, agent task and idempotency record.
 	 */
 	public void clear() {
 		this.jdbc.execute("TRUNCATE TABLE orders, cart_mandate_item, cart_mandate, shop_webhook_run, ledger_entry, "
-				+ "payment, gateway_charge, user_session, intent_mandate_merchant, intent_mandate_sku, intent_mandate, "
+				+ "payment, gateway_charge, gateway_payment_event, gateway_payment, session_cart_item, "
+				+ "session_cart_update, user_session, intent_mandate_merchant, intent_mandate_sku, intent_mandate, "
 				+ "user_consent_history, app_user, product, agent_task_attempt, agent_task, idempotency_record");
 	}
 
@@ -72,6 +75,67 @@ public final class FlowsDatabase {
 
 	public long agentTaskRuns(String taskId) {
 		return count("SELECT count(*) FROM agent_task_attempt WHERE task_id = ?", taskId);
+	}
+
+	/**
+	 * Return the numbers of the updates applied to a session's cart.
+	 * @param sessionId the session
+	 * @return the numbers, in the order applied
+	 */
+	public List<Long> cartUpdates(String sessionId) {
+		return this.jdbc.queryForList(
+				"SELECT sequence_number FROM session_cart_update WHERE session_id = ? ORDER BY id", Long.class,
+				sessionId);
+	}
+
+	/**
+	 * Return the items of a session's cart.
+	 * @param sessionId the session
+	 * @return the quantity of each sku, sorted by sku
+	 */
+	public Map<String, Integer> cartItems(String sessionId) {
+		Map<String, Integer> items = new TreeMap<>();
+		RowCallbackHandler item = (rs) -> {
+			items.put(rs.getString("sku"), rs.getInt("quantity"));
+		};
+		this.jdbc.query("SELECT sku, quantity FROM session_cart_item WHERE session_id = ?", item, sessionId);
+		return items;
+	}
+
+	/**
+	 * Return the state of a charge by the gateway's webhooks.
+	 * @param transactionId the gateway's transaction id
+	 * @return the state, or {@code null} before its first event
+	 */
+	public String gatewayState(String transactionId) {
+		List<String> states = this.jdbc.queryForList("SELECT state FROM gateway_payment WHERE transaction_id = ?",
+				String.class, transactionId);
+		return states.isEmpty() ? null : states.get(0);
+	}
+
+	/**
+	 * Return the events applied to a charge.
+	 * @param transactionId the gateway's transaction id
+	 * @return the event types, in the order applied
+	 */
+	public List<String> gatewayEvents(String transactionId) {
+		return this.jdbc.queryForList(
+				"SELECT event_type FROM gateway_payment_event WHERE transaction_id = ? ORDER BY id", String.class,
+				transactionId);
+	}
+
+	/**
+	 * Return the values of a reference attached to a key in the default tenant.
+	 * @param operation the operation name
+	 * @param key the key
+	 * @param name the reference's name
+	 * @return the values
+	 */
+	public List<String> references(String operation, String key, String name) {
+		return this.jdbc.queryForList(
+				"SELECT reference_value FROM idempotency_reference WHERE tenant_id = 'default' AND operation = ? "
+						+ "AND idempotency_key = ? AND reference_name = ?",
+				String.class, operation, key, name);
 	}
 
 	public long records(String operation) {

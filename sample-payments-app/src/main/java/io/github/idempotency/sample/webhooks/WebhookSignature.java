@@ -9,39 +9,27 @@ import java.util.Base64;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-import org.springframework.stereotype.Component;
-
 /**
- * Signs and verifies shop webhook bodies: the base64 HMAC-SHA256 of the raw body, keyed with
- * {@code sample.webhooks.secret}, as sent in {@code X-Shop-Hmac-Sha256}.
+ * Verifies webhook bodies signed as their senders sign them: the base64 HMAC-SHA256 of the raw
+ * body, keyed with the sender's secret.
  */
-@Component
-public class ShopWebhookSignature {
+final class WebhookSignature {
 
 	private static final String ALGORITHM = "HmacSHA256";
 
 	private final SecretKeySpec key;
 
-	ShopWebhookSignature(WebhookProperties properties) {
-		this.key = new SecretKeySpec(properties.secret().getBytes(StandardCharsets.UTF_8), ALGORITHM);
-	}
-
-	/**
-	 * Return the signature of a body.
-	 * @param body the raw body
-	 * @return the base64 HMAC-SHA256
-	 */
-	public String sign(byte[] body) {
-		return Base64.getEncoder().encodeToString(hmac(body));
+	WebhookSignature(String secret) {
+		this.key = new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), ALGORITHM);
 	}
 
 	/**
 	 * Return whether a signature header matches a body, comparing in constant time.
 	 * @param body the raw body
-	 * @param header the {@code X-Shop-Hmac-Sha256} header, or {@code null}
-	 * @return whether the shop signed this body
+	 * @param header the signature header, or {@code null}
+	 * @return whether the sender signed this body
 	 */
-	public boolean matches(byte[] body, String header) {
+	boolean matches(byte[] body, String header) {
 		if (header == null || header.isBlank()) {
 			return false;
 		}
