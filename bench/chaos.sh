@@ -3,12 +3,14 @@
 # workers that create payments with retries through idempotency-client, a nemesis that injects
 # faults on a seeded schedule, and a checker over the recorded history and the database.
 #
-#   bench/chaos.sh [--mode leased|atomic] [--duration SECONDS] [--workers N] [--seed N]
+#   bench/chaos.sh [--mode leased|atomic|redis] [--duration SECONDS] [--workers N] [--seed N]
 #
-# Without --mode both modes run, one after the other, with the same seed. Prints one summary line
-# per mode and exits non-zero if any checker found a violation. Histories and logs are kept in
-# bench-results/chaos-<timestamp>/. Needs root (network namespaces, iptables); installs what it
-# needs from Debian's packages. See README.md, "Chaos soak".
+# Without --mode, leased and atomic run, one after the other, with the same seed; redis (the
+# records in a Redis server of the run's own, LEASED) runs when asked for, and --mode takes a
+# list ("leased atomic redis"). Prints one summary line per mode and exits non-zero if any checker
+# found a violation. Histories and logs are kept in bench-results/chaos-<timestamp>/. Needs root
+# (network namespaces, iptables); installs what it needs from Debian's packages. See README.md,
+# "Chaos soak".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -23,7 +25,13 @@ while [ $# -gt 0 ]; do
     --duration) DURATION=$2; shift 2 ;;
     --workers) WORKERS=$2; shift 2 ;;
     --seed) SEED=$2; shift 2 ;;
-    *) echo "usage: $0 [--mode leased|atomic] [--duration SECONDS] [--workers N] [--seed N]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--mode leased|atomic|redis] [--duration SECONDS] [--workers N] [--seed N]" >&2; exit 2 ;;
+  esac
+done
+for MODE in $MODES; do
+  case "$MODE" in
+    leased|atomic|redis) ;;
+    *) echo "chaos: unknown mode $MODE (leased, atomic or redis)" >&2; exit 2 ;;
   esac
 done
 if [ -z "$SEED" ]; then
@@ -38,12 +46,29 @@ if [ "$(id -u)" != 0 ]; then
   echo "chaos: network namespaces and iptables need root" >&2
   exit 1
 fi
+# One soak at a time on a machine: they share the namespace names, the addresses and the ports, and
+# the teardown of one would delete the namespaces of the other. A second run waits for the first;
+# namespaces left by a soak that does not take this lock (an older checkout) stop it before it
+# touches anything.
+exec 9>/run/lock/idempotency-chaos.lock
+if ! flock -n 9; then
+  echo "chaos: another soak is running; waiting for it to end"
+  flock 9
+fi
+if ip netns list 2>/dev/null | grep -q '^chaos-i'; then
+  echo "chaos: network namespaces chaos-i* exist: another soak is running (or one was killed; then delete" \
+    "them with ip netns del)" >&2
+  exit 1
+fi
 missing=()
 command -v ip >/dev/null 2>&1 || missing+=(iproute2)
 command -v iptables >/dev/null 2>&1 || missing+=(iptables)
 [ -f /usr/include/libnetfilter_queue/libnetfilter_queue.h ] || missing+=(libnetfilter-queue-dev)
 command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
+case " $MODES " in
+  *" redis "*) command -v redis-server >/dev/null 2>&1 || missing+=(redis-server) ;;
+esac
 if [ ${#missing[@]} -gt 0 ]; then
   echo "chaos: installing ${missing[*]} from Debian's packages"
   export DEBIAN_FRONTEND=noninteractive
@@ -57,20 +82,57 @@ echo "chaos: building the sample and the soak"
 ./mvnw -q -B -DskipTests package -pl sample-payments-app,idempotency-chaos -am
 JAR=sample-payments-app/target/sample-payments-app-0.1.0-SNAPSHOT.jar
 CLASSPATH="$ROOT/idempotency-chaos/target/classes:$(cat idempotency-chaos/target/classpath.txt)"
+# Lettuce (the checker's Redis client) brings slf4j-api without a provider; its notice about that
+# is noise, and the soak and the checker report through their own output.
+SOAK_JAVA=(-Dslf4j.internal.verbosity=ERROR -cp "$CLASSPATH")
 
-# The arguments that select a mode on every instance. A new mode (a Redis store, say) adds its
-# arguments here, anything it must start in setup_mode, and --store for the checker.
+# What makes a mode, in four places: mode_arguments (the arguments of instance N, one a line),
+# mode_faults (the kinds of fault the nemesis draws from; empty for those of PostgreSQL alone),
+# setup_mode/teardown_store (what the mode runs besides the database) and checker_arguments
+# (where ChaosCheck reads the idempotency records).
 LEASE_SECONDS=5
 mode_arguments() {
+  local mode=$1 i=$2
   echo "--idempotency.operations.create-payment.lease=${LEASE_SECONDS}s"
-  case "$1" in
-    leased) ;;
-    atomic) echo "--idempotency.operations.create-payment.mode=ATOMIC" ;;
-    *) echo "chaos: unknown mode $1" >&2; return 1 ;;
+  case "$mode" in
+    leased) echo "--spring.profiles.active=postgres" ;;
+    atomic)
+      echo "--spring.profiles.active=postgres"
+      echo "--idempotency.operations.create-payment.mode=ATOMIC"
+      ;;
+    # The payments stay on PostgreSQL; the records go to the run's Redis, through the instance's
+    # own veth address so that the nemesis can fault that link alone. The Redis store is LEASED.
+    redis)
+      echo "--spring.profiles.active=postgres,redis"
+      echo "--spring.data.redis.host=$(host_addr "$i")"
+      echo "--spring.data.redis.port=$CHAOS_REDIS_PORT"
+      echo "--spring.data.redis.client-name=chaos-i$i"
+      ;;
   esac
 }
-checker_store() {
-  echo jdbc
+mode_faults() {
+  case "$1" in
+    redis) echo "kill,pause,pg-restart,drop-connections,redis-restart,redis-drop-connections,redis-partition-reject,redis-partition-drop,redis-packet-loss,redis-latency" ;;
+  esac
+}
+setup_mode() {
+  if [ "$1" = redis ]; then
+    redis_create
+    redis_start
+    chaos_log "mode $1: redis on port $CHAOS_REDIS_PORT, $(redis_cli config get appendonly | paste -sd= -), $(redis_cli config get appendfsync | paste -sd= -)"
+  fi
+}
+teardown_store() {
+  if [ -f "$CHAOS_WORK/redis.pid" ]; then
+    redis_destroy
+    cp "$CHAOS_WORK/redis.log" "$OUT/$MODE-redis.log" 2>/dev/null || true
+  fi
+}
+checker_arguments() {
+  case "$1" in
+    redis) echo "--store=redis --redis-url=redis://127.0.0.1:$CHAOS_REDIS_PORT" ;;
+    *) echo "--store=jdbc" ;;
+  esac
 }
 
 cleanup() {
@@ -96,6 +158,7 @@ teardown_mode() {
   done
   cp "$CHAOS_WORK/postgresql.log" "$OUT/$MODE-postgresql.log" 2>/dev/null || true
   cluster_destroy
+  teardown_store
   rm -rf "$CHAOS_WORK"
   unset CHAOS_WORK
 }
@@ -109,7 +172,9 @@ for MODE in $MODES; do
   chaos_log "mode $MODE: work directory $CHAOS_WORK"
   cp "$JAR" "$CHAOS_WORK/sample.jar"
   gcc -O2 -Wall -o "$CHAOS_WORK/netdelay" bench/chaos/netdelay.c -lnetfilter_queue
-  mode_arguments "$MODE" >"$CHAOS_WORK/instance-args"
+  for i in $(seq 1 "$CHAOS_INSTANCES"); do
+    mode_arguments "$MODE" "$i" >"$CHAOS_WORK/instance-args-$i"
+  done
 
   urls=()
   for i in $(seq 1 "$CHAOS_INSTANCES"); do
@@ -120,6 +185,7 @@ for MODE in $MODES; do
   cluster_create
   cluster_start
   pg -d postgres -c "CREATE DATABASE $CHAOS_DB"
+  setup_mode "$MODE"
   # the first instance migrates the schema alone, then the others start together
   instance_start 1
   instance_await 1
@@ -130,9 +196,10 @@ for MODE in $MODES; do
   history="$OUT/$MODE-history.jsonl"
   soak_rc=0
   # in the background, so that an interrupted run is cleaned up at once
-  java -cp "$CLASSPATH" io.github.idempotency.chaos.ChaosSoak --instances="$(IFS=,; echo "${urls[*]}")" \
+  faults=$(mode_faults "$MODE")
+  java "${SOAK_JAVA[@]}" io.github.idempotency.chaos.ChaosSoak --instances="$(IFS=,; echo "${urls[*]}")" \
     --history="$history" --fault-script="$ROOT/bench/chaos/fault.sh" --mode="$MODE" --workers="$WORKERS" \
-    --seconds="$DURATION" --seed="$SEED" &
+    --seconds="$DURATION" --seed="$SEED" ${faults:+--faults="$faults"} &
   SOAK_PID=$!
   wait "$SOAK_PID" || soak_rc=$?
   SOAK_PID=""
@@ -142,8 +209,8 @@ for MODE in $MODES; do
   # every lease taken during the soak has lapsed before the records are judged
   sleep $((LEASE_SECONDS + 2))
   check_rc=0
-  java -cp "$CLASSPATH" io.github.idempotency.chaos.ChaosCheck --history="$history" \
-    --jdbc-url="jdbc:postgresql://127.0.0.1:$CHAOS_PG_PORT/$CHAOS_DB" --store="$(checker_store "$MODE")" \
+  java "${SOAK_JAVA[@]}" io.github.idempotency.chaos.ChaosCheck --history="$history" \
+    --jdbc-url="jdbc:postgresql://127.0.0.1:$CHAOS_PG_PORT/$CHAOS_DB" $(checker_arguments "$MODE") \
     | tee "$OUT/$MODE-check.txt" || check_rc=$?
   if [ "$soak_rc" != 0 ] || [ "$check_rc" != 0 ]; then
     FAILED=1

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One action of the chaos nemesis, called by the soak (io.github.idempotency.chaos.Nemesis):
-#   kill N | start N | await N | pause N | resume N | pg-restart | drop-connections N | partition N reject|drop |
-#   loss N PROBABILITY | latency N DELAY_MS | heal N
+#   kill N | start N | await N | pause N | resume N | pg-restart | drop-connections N | redis-restart |
+#   redis-drop-connections N | partition N reject|drop [LINK] | loss N PROBABILITY [LINK] |
+#   latency N DELAY_MS [LINK] | heal N
+# LINK is pg (the default: the instance's connections to PostgreSQL) or redis.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -15,9 +17,11 @@ case "$action" in
   resume) instance_signal "$1" CONT ;;
   pg-restart) cluster_restart_immediate ;;
   drop-connections) drop_connections "$1" ;;
-  partition) partition "$1" "$2" ;;
-  loss) packet_loss "$1" "$2" ;;
-  latency) latency "$1" "$2" ;;
+  redis-restart) redis_restart_kill9 ;;
+  redis-drop-connections) redis_drop_connections "$1" ;;
+  partition) partition "$1" "$2" "${3:-pg}" ;;
+  loss) packet_loss "$1" "$2" "${3:-pg}" ;;
+  latency) latency "$1" "$2" "${3:-pg}" ;;
   heal) net_heal "$1" ;;
   *) echo "unknown fault action: $action" >&2; exit 2 ;;
 esac

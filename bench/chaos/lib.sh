@@ -1,14 +1,19 @@
-# Shared by bench/chaos.sh and bench/chaos/fault.sh: a private PostgreSQL cluster, one network
-# namespace per instance of the sample, and the faults the nemesis injects between them.
-# Every piece of state lives under $CHAOS_WORK so that each fault.sh call is stateless.
+# Shared by bench/chaos.sh and bench/chaos/fault.sh: a private PostgreSQL cluster, in the redis
+# mode a private Redis server, one network namespace per instance of the sample, and the faults
+# the nemesis injects between them. Every piece of state lives under $CHAOS_WORK so that each
+# fault.sh call is stateless.
 #
 # Layout: instance N (1..3) runs in namespace chaos-iN with address 10.213.N.2 on its end of a
-# veth pair; the host end is 10.213.N.1, where PostgreSQL listens. The namespaces have no other
-# interface and no default route: traffic can only go between an instance and this machine.
+# veth pair; the host end is 10.213.N.1, where PostgreSQL (and Redis) listen. The namespaces have
+# no other interface and no default route: traffic can only go between an instance and this
+# machine. A network fault acts on one link of an instance: "pg" (its packets to PostgreSQL's
+# port) or "redis" (to Redis's port).
 
 : "${CHAOS_WORK:?CHAOS_WORK must name the work directory of the run}"
 CHAOS_INSTANCES=${CHAOS_INSTANCES:-3}
 CHAOS_PG_PORT=${CHAOS_PG_PORT:-55432}
+# Not the machine's Redis on 6379, which keeps nothing on disk: a server of the run's own.
+CHAOS_REDIS_PORT=${CHAOS_REDIS_PORT:-6390}
 CHAOS_DB=chaos
 CHAOS_HTTP_PORT=8080
 CHAOS_PG_BIN=${CHAOS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
@@ -85,14 +90,15 @@ netns_destroy() {
   ip link del "chx$i" 2>/dev/null || true
 }
 
-# instance_start N ARGS...: starts instance N in its namespace with the mode's arguments saved in
-# $CHAOS_WORK/instance-args, and returns at once; instance_await N waits until it is healthy.
+# instance_start N: starts instance N in its namespace with the mode's arguments for it (profiles
+# included) saved in $CHAOS_WORK/instance-args-N, and returns at once; instance_await N waits until
+# it is healthy.
 instance_start() {
   local i=$1 ns args=()
   ns=$(ns_of "$i")
-  mapfile -t args <"$CHAOS_WORK/instance-args"
+  mapfile -t args <"$CHAOS_WORK/instance-args-$i"
   ip netns exec "$ns" java -Xms256m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$CHAOS_WORK/sample.jar" \
-    --spring.profiles.active=postgres --server.port="$CHAOS_HTTP_PORT" --spring.main.banner-mode=off \
+    --server.port="$CHAOS_HTTP_PORT" --spring.main.banner-mode=off \
     --logging.level.root=WARN \
     --spring.datasource.url="jdbc:postgresql://$(host_addr "$i"):$CHAOS_PG_PORT/$CHAOS_DB?ApplicationName=chaos-i$i&connectTimeout=5&socketTimeout=30" \
     --spring.datasource.hikari.connection-timeout=5000 \
@@ -149,34 +155,49 @@ drop_connections() {
   pg -d postgres -tAc "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'chaos-i$1'"
 }
 
-# The instance's outgoing packets to the database pass through iptables in its namespace.
+# The port of a link: pg (the default) or redis.
+link_port() {
+  case "${1:-pg}" in
+    pg) echo "$CHAOS_PG_PORT" ;;
+    redis) echo "$CHAOS_REDIS_PORT" ;;
+    *) echo "unknown link: $1" >&2; return 1 ;;
+  esac
+}
+
+# partition N reject|drop [LINK]: the instance's outgoing packets on the link pass through iptables
+# in its namespace.
 partition() {
-  local i=$1 how=$2
+  local i=$1 how=$2 port
+  port=$(link_port "${3:-pg}")
   if [ "$how" = reject ]; then
-    ip netns exec "$(ns_of "$i")" iptables -A OUTPUT -p tcp -d "$(host_addr "$i")" --dport "$CHAOS_PG_PORT" \
+    ip netns exec "$(ns_of "$i")" iptables -A OUTPUT -p tcp -d "$(host_addr "$i")" --dport "$port" \
       -j REJECT --reject-with tcp-reset
   else
-    ip netns exec "$(ns_of "$i")" iptables -A OUTPUT -p tcp -d "$(host_addr "$i")" --dport "$CHAOS_PG_PORT" -j DROP
+    ip netns exec "$(ns_of "$i")" iptables -A OUTPUT -p tcp -d "$(host_addr "$i")" --dport "$port" -j DROP
   fi
 }
 
+# packet_loss N PROBABILITY [LINK]
 packet_loss() {
-  local i=$1 probability=$2
-  ip netns exec "$(ns_of "$i")" iptables -A OUTPUT -p tcp -d "$(host_addr "$i")" --dport "$CHAOS_PG_PORT" \
+  local i=$1 probability=$2 port
+  port=$(link_port "${3:-pg}")
+  ip netns exec "$(ns_of "$i")" iptables -A OUTPUT -p tcp -d "$(host_addr "$i")" --dport "$port" \
     -m statistic --mode random --probability "$probability" -j DROP
 }
 
-# Each packet from the instance to the database waits in the kernel's NFQUEUE until netdelay,
-# running in the namespace, lets it through DELAY_MS later: the round trip grows by that much.
+# latency N DELAY_MS [LINK]: each packet from the instance on the link waits in the kernel's NFQUEUE
+# until netdelay, running in the namespace, lets it through DELAY_MS later: the round trip grows by
+# that much.
 latency() {
-  local i=$1 delay_ms=$2 ns
+  local i=$1 delay_ms=$2 ns port
+  port=$(link_port "${3:-pg}")
   ns=$(ns_of "$i")
   ip netns exec "$ns" "$CHAOS_WORK/netdelay" "$i" "$delay_ms" >>"$CHAOS_WORK/netdelay-$i.log" 2>&1 </dev/null &
   echo $! >"$CHAOS_WORK/netdelay-$i.pid"
   disown $!
   echo "$delay_ms" >"$CHAOS_WORK/netdelay-$i.ms"
   sleep 0.2
-  ip netns exec "$ns" iptables -A OUTPUT -p tcp -d "$(host_addr "$i")" --dport "$CHAOS_PG_PORT" \
+  ip netns exec "$ns" iptables -A OUTPUT -p tcp -d "$(host_addr "$i")" --dport "$port" \
     -j NFQUEUE --queue-num "$i" --queue-bypass
 }
 
@@ -192,4 +213,80 @@ net_heal() {
     kill "$pid" 2>/dev/null || true
     rm -f "$CHAOS_WORK/netdelay-$i.pid" "$CHAOS_WORK/netdelay-$i.ms"
   fi
+}
+
+# A Redis server of the run's own for the redis mode, durable enough that a record it acknowledged
+# survives its kill -9: every write is appended to its append-only file and fsynced before the
+# reply goes out (appendonly yes, appendfsync always). It listens on 127.0.0.1 and the veth
+# addresses, on its own port and directory; the machine's Redis on 6379 is never touched.
+redis_create() {
+  local bind="127.0.0.1"
+  mkdir -p "$CHAOS_WORK/redis"
+  for i in $(seq 1 "$CHAOS_INSTANCES"); do
+    bind="$bind $(host_addr "$i")"
+  done
+  cat >"$CHAOS_WORK/redis/redis.conf" <<EOF
+port $CHAOS_REDIS_PORT
+bind $bind
+protected-mode no
+daemonize no
+dir $CHAOS_WORK/redis
+logfile ""
+save ""
+appendonly yes
+appendfsync always
+EOF
+}
+
+redis_cli() {
+  redis-cli -h 127.0.0.1 -p "$CHAOS_REDIS_PORT" "$@"
+}
+
+# Starts the server and waits until it has loaded its append-only file and answers.
+redis_start() {
+  local pid
+  redis-server "$CHAOS_WORK/redis/redis.conf" >>"$CHAOS_WORK/redis.log" 2>&1 </dev/null &
+  pid=$!
+  echo "$pid" >"$CHAOS_WORK/redis.pid"
+  disown "$pid"
+  for _ in $(seq 1 1200); do
+    # PING answers LOADING while the append-only file is replayed
+    if [ "$(redis_cli ping 2>/dev/null)" = PONG ]; then
+      return 0
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then
+      chaos_log "redis exited while starting; see $CHAOS_WORK/redis.log"
+      return 1
+    fi
+    sleep 0.05
+  done
+  chaos_log "redis did not answer; see $CHAOS_WORK/redis.log"
+  return 1
+}
+
+redis_kill9() {
+  local pid
+  pid=$(cat "$CHAOS_WORK/redis.pid" 2>/dev/null || true)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -9 "$pid"
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+  fi
+}
+
+# A crash of the Redis server, then its restart: what it acknowledged comes back from its
+# append-only file, what it had not answered yet may be lost, and every connection is broken.
+redis_restart_kill9() {
+  redis_kill9
+  redis_start
+}
+
+redis_destroy() {
+  redis_kill9
+  rm -rf "$CHAOS_WORK/redis"
+}
+
+# Ends every connection that instance N has open to Redis: those the server accepted on the
+# instance's host address (CLIENT KILL LADDR), as a network blip or a proxy restart would.
+redis_drop_connections() {
+  redis_cli CLIENT KILL LADDR "$(host_addr "$1"):$CHAOS_REDIS_PORT"
 }

@@ -6,8 +6,10 @@ import java.nio.file.Path;
  * Checks a soak: reads its history and the database, prints one summary line, the answers by
  * kind and every violation, and exits with 1 if there is any.
  * <p>
- * Arguments: {@code --history=FILE --jdbc-url=URL [--store=jdbc]}. The store names where the
- * idempotency records are read from; a Redis store would add its own {@link IdempotencyRecords}.
+ * Arguments: {@code --history=FILE --jdbc-url=URL [--store=jdbc|redis] [--redis-url=URL]
+ * [--redis-key-prefix=idempotency:]}. The payments and charges are read from PostgreSQL; the
+ * store names where the idempotency records are read from: the same database, or the Redis server
+ * of {@code --redis-url} ({@link RedisRecords}).
  */
 public final class ChaosCheck {
 
@@ -20,6 +22,8 @@ public final class ChaosCheck {
 		PostgresState postgres = new PostgresState(options.get("jdbc-url"));
 		IdempotencyRecords records = switch (options.get("store", "jdbc")) {
 			case "jdbc" -> postgres;
+			case "redis" -> new RedisRecords(options.get("redis-url"),
+					options.get("redis-key-prefix", RedisRecords.DEFAULT_PREFIX));
 			default -> throw new IllegalArgumentException("Unknown store: " + options.get("store"));
 		};
 		Report report = HistoryChecker.check(history, postgres.load(records));

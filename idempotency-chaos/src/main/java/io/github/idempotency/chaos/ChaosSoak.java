@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * Runs the soak: client workers create payments with retries on every instance while the
@@ -18,9 +19,10 @@ import java.util.concurrent.TimeUnit;
  * Everything is recorded in the history file; {@link ChaosCheck} judges it.
  * <p>
  * Arguments: {@code --instances=URL,URL,... --history=FILE --fault-script=FILE --mode=NAME
- * [--workers=16] [--seconds=60] [--seed=N] [--warm-up-seconds=10] [--drain-seconds=90]
- * [--read-timeout-ms=10000]}: the nemesis starts after the warm-up and injects faults for the
- * given seconds.
+ * [--faults=LABEL,...] [--workers=16] [--seconds=60] [--seed=N] [--warm-up-seconds=10]
+ * [--drain-seconds=90] [--read-timeout-ms=10000]}: the nemesis starts after the warm-up and
+ * injects faults of the given kinds (by default those of a soak on PostgreSQL alone,
+ * {@link FaultKind#POSTGRES}) for the given seconds.
  */
 public final class ChaosSoak {
 
@@ -33,14 +35,16 @@ public final class ChaosSoak {
 		Path historyFile = Path.of(options.get("history"));
 		Path faultScript = Path.of(options.get("fault-script"));
 		String mode = options.get("mode");
+		List<FaultKind> faults = options.has("faults") ? FaultKind.fromLabels(options.get("faults")) : FaultKind.POSTGRES;
 		int workers = Integer.parseInt(options.get("workers", "16"));
 		long seconds = Long.parseLong(options.get("seconds", "60"));
 		long seed = Long.parseLong(options.get("seed", String.valueOf(System.nanoTime())));
 		long warmUpSeconds = Long.parseLong(options.get("warm-up-seconds", "10"));
 		long drainSeconds = Long.parseLong(options.get("drain-seconds", "90"));
 		Duration readTimeout = Duration.ofMillis(Long.parseLong(options.get("read-timeout-ms", "10000")));
-		System.out.printf("chaos soak: mode=%s seed=%d workers=%d seconds=%d instances=%d%n", mode, seed, workers,
-				seconds, instances.size());
+		System.out.printf("chaos soak: mode=%s seed=%d workers=%d seconds=%d instances=%d faults=%s%n", mode, seed,
+				workers, seconds, instances.size(),
+				faults.stream().map(FaultKind::label).collect(Collectors.joining(",")));
 
 		try (History.Writer history = new History.Writer(historyFile)) {
 			SoakClient client = new SoakClient(instances, readTimeout, history);
@@ -48,7 +52,7 @@ public final class ChaosSoak {
 			long faultsFrom = start + TimeUnit.SECONDS.toMillis(warmUpSeconds);
 			long runEnd = faultsFrom + TimeUnit.SECONDS.toMillis(seconds);
 			long drainEnd = runEnd + TimeUnit.SECONDS.toMillis(drainSeconds);
-			Nemesis nemesis = new Nemesis(seed, faultScript, instances.size(), faultsFrom, runEnd, history,
+			Nemesis nemesis = new Nemesis(seed, faults, faultScript, instances.size(), faultsFrom, runEnd, history,
 					historyFile.resolveSibling("nemesis.log"));
 			Thread nemesisThread = new Thread(nemesis, "nemesis");
 			nemesisThread.start();

@@ -1,5 +1,10 @@
 package io.github.idempotency.chaos;
 
+import java.util.Arrays;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
 /**
  * The faults of the nemesis; {@code bench/chaos/lib.sh} makes each of them.
  */
@@ -8,49 +13,90 @@ enum FaultKind {
 	/**
 	 * {@code kill -9} of an instance, then its restart.
 	 */
-	KILL("kill"),
+	KILL("kill", null),
 
 	/**
 	 * An instance frozen with {@code SIGSTOP} and thawed with {@code SIGCONT}, as a long garbage
 	 * collection or a suspended virtual machine would freeze it: its leases run out meanwhile.
 	 */
-	PAUSE("pause"),
+	PAUSE("pause", null),
 
 	/**
 	 * The database server stopped with {@code pg_ctl -m immediate} (a crash) and started again.
 	 */
-	DATABASE_RESTART("pg-restart"),
+	DATABASE_RESTART("pg-restart", null),
 
 	/**
 	 * Every connection of one instance to the database ended by the server
 	 * ({@code pg_terminate_backend}), again every second while the fault lasts.
 	 */
-	DROPPED_CONNECTIONS("drop-connections"),
+	DROPPED_CONNECTIONS("drop-connections", "pg"),
 
 	/**
 	 * The instance's packets to the database answered with a TCP reset.
 	 */
-	PARTITION_REJECT("partition-reject"),
+	PARTITION_REJECT("partition-reject", "pg"),
 
 	/**
 	 * The instance's packets to the database silently dropped.
 	 */
-	PARTITION_DROP("partition-drop"),
+	PARTITION_DROP("partition-drop", "pg"),
 
 	/**
 	 * A share of the instance's packets to the database dropped at random.
 	 */
-	PACKET_LOSS("packet-loss"),
+	PACKET_LOSS("packet-loss", "pg"),
 
 	/**
 	 * Every packet of the instance to the database held for a fixed time.
 	 */
-	LATENCY("latency");
+	LATENCY("latency", "pg"),
+
+	/**
+	 * The Redis server that holds the idempotency records killed with {@code kill -9} and started
+	 * again, reloading its append-only file.
+	 */
+	REDIS_RESTART("redis-restart", null),
+
+	/**
+	 * Every connection of one instance to Redis ended by the server ({@code CLIENT KILL}), again
+	 * every second while the fault lasts.
+	 */
+	REDIS_DROPPED_CONNECTIONS("redis-drop-connections", "redis"),
+
+	/**
+	 * The instance's packets to Redis answered with a TCP reset.
+	 */
+	REDIS_PARTITION_REJECT("redis-partition-reject", "redis"),
+
+	/**
+	 * The instance's packets to Redis silently dropped.
+	 */
+	REDIS_PARTITION_DROP("redis-partition-drop", "redis"),
+
+	/**
+	 * A share of the instance's packets to Redis dropped at random.
+	 */
+	REDIS_PACKET_LOSS("redis-packet-loss", "redis"),
+
+	/**
+	 * Every packet of the instance to Redis held for a fixed time.
+	 */
+	REDIS_LATENCY("redis-latency", "redis");
+
+	/**
+	 * The faults of a soak on PostgreSQL alone, in the order that the seeded schedule shuffles.
+	 */
+	static final List<FaultKind> POSTGRES = List.of(KILL, PAUSE, DATABASE_RESTART, DROPPED_CONNECTIONS,
+			PARTITION_REJECT, PARTITION_DROP, PACKET_LOSS, LATENCY);
 
 	private final String label;
 
-	FaultKind(String label) {
+	private final @Nullable String link;
+
+	FaultKind(String label, @Nullable String link) {
 		this.label = label;
+		this.link = link;
 	}
 
 	/**
@@ -61,6 +107,14 @@ enum FaultKind {
 		return this.label;
 	}
 
+	/**
+	 * Return the connection this fault disturbs, as {@code bench/chaos/fault.sh} names it.
+	 * @return {@code pg} or {@code redis}, or {@code null} for a fault of a process
+	 */
+	@Nullable String link() {
+		return this.link;
+	}
+
 	static FaultKind fromLabel(String label) {
 		for (FaultKind kind : values()) {
 			if (kind.label.equals(label)) {
@@ -68,6 +122,15 @@ enum FaultKind {
 			}
 		}
 		throw new IllegalArgumentException("Unknown fault kind: " + label);
+	}
+
+	/**
+	 * Read a comma-separated list of labels.
+	 * @param labels the labels
+	 * @return the kinds, in the order given
+	 */
+	static List<FaultKind> fromLabels(String labels) {
+		return Arrays.stream(labels.split(",")).map(String::trim).map(FaultKind::fromLabel).toList();
 	}
 
 }

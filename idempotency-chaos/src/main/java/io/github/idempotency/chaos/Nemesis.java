@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Injects one fault after another on a schedule drawn from a seeded {@link Random}: which kind
- * (every kind once per round, in a shuffled order), which instance, how long and how hard, and
- * the pause before the next. The faults are made by {@code bench/chaos/fault.sh}.
+ * (every kind of the mode once per round, in a shuffled order), which instance, how long and how
+ * hard, and the pause before the next. The faults are made by {@code bench/chaos/fault.sh}.
  */
 final class Nemesis implements Runnable {
 
@@ -25,6 +25,8 @@ final class Nemesis implements Runnable {
 	private static final String[] LOSSES = { "0.1", "0.3" };
 
 	private final Random random;
+
+	private final List<FaultKind> kinds;
 
 	private final Path faultScript;
 
@@ -42,8 +44,10 @@ final class Nemesis implements Runnable {
 
 	private volatile @Nullable Throwable failure;
 
-	Nemesis(long seed, Path faultScript, int instances, long begin, long end, History.Writer history, Path log) {
+	Nemesis(long seed, List<FaultKind> kinds, Path faultScript, int instances, long begin, long end,
+			History.Writer history, Path log) {
 		this.random = new Random(seed);
+		this.kinds = kinds;
 		this.faultScript = faultScript;
 		this.instances = instances;
 		this.begin = begin;
@@ -62,7 +66,7 @@ final class Nemesis implements Runnable {
 			while (true) {
 				long pause = 2000 + this.random.nextInt(3000);
 				if (deck.isEmpty()) {
-					deck.addAll(List.of(FaultKind.values()));
+					deck.addAll(this.kinds);
 					Collections.shuffle(deck, this.random);
 				}
 				FaultKind kind = deck.remove(0);
@@ -121,28 +125,35 @@ final class Nemesis implements Runnable {
 				target = 0;
 				fault("pg-restart");
 			}
-			case DROPPED_CONNECTIONS -> {
+			case REDIS_RESTART -> {
+				target = 0;
+				fault("redis-restart");
+				detail = "up again after " + (System.currentTimeMillis() - start) + " ms";
+			}
+			case DROPPED_CONNECTIONS, REDIS_DROPPED_CONNECTIONS -> {
+				String action = (kind == FaultKind.DROPPED_CONNECTIONS) ? "drop-connections" : "redis-drop-connections";
 				int rounds = 0;
 				long until = start + duration;
 				do {
-					fault("drop-connections", target);
+					fault(action, target);
 					rounds++;
 				}
 				while (sleepUntil(Math.min(until, System.currentTimeMillis() + 1000)) && System.currentTimeMillis() < until);
 				detail = rounds + " rounds";
 			}
-			case PARTITION_REJECT, PARTITION_DROP -> {
-				fault("partition", target, (kind == FaultKind.PARTITION_REJECT) ? "reject" : "drop");
+			case PARTITION_REJECT, PARTITION_DROP, REDIS_PARTITION_REJECT, REDIS_PARTITION_DROP -> {
+				boolean reject = kind == FaultKind.PARTITION_REJECT || kind == FaultKind.REDIS_PARTITION_REJECT;
+				fault("partition", target, reject ? "reject" : "drop", link(kind));
 				holdThenHeal(start + duration, target);
 				detail = (System.currentTimeMillis() - start) + " ms";
 			}
-			case PACKET_LOSS -> {
-				fault("loss", target, loss);
+			case PACKET_LOSS, REDIS_PACKET_LOSS -> {
+				fault("loss", target, loss, link(kind));
 				holdThenHeal(start + duration, target);
 				detail = "probability " + loss;
 			}
-			case LATENCY -> {
-				fault("latency", target, String.valueOf(latency));
+			case LATENCY, REDIS_LATENCY -> {
+				fault("latency", target, String.valueOf(latency), link(kind));
 				holdThenHeal(start + duration, target);
 				detail = latency + " ms";
 			}
@@ -195,6 +206,14 @@ final class Nemesis implements Runnable {
 		for (Thread thread : List.copyOf(this.restarting.values())) {
 			thread.join();
 		}
+	}
+
+	private static String link(FaultKind kind) {
+		String link = kind.link();
+		if (link == null) {
+			throw new IllegalArgumentException(kind + " disturbs no connection");
+		}
+		return link;
 	}
 
 	private void holdThenHeal(long until, int target) throws IOException, InterruptedException {

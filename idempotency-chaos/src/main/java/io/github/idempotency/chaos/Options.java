@@ -27,6 +27,10 @@ final class Options {
 		return value;
 	}
 
+	boolean has(String name) {
+		return this.values.containsKey(name);
+	}
+
 	String get(String name, String defaultValue) {
 		return this.values.getOrDefault(name, defaultValue);
 	}
