@@ -1,6 +1,7 @@
 package io.github.idempotency.springways;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -11,6 +12,7 @@ import io.github.idempotency.internal.engine.KeyHashes;
 import io.github.idempotency.testsupport.Http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * References business code attaches to a key ({@code IdempotencyContext.reference}), over real
@@ -87,6 +89,24 @@ class ReferencesTests extends SpringWaysTest {
 		});
 	}
 
+	/**
+	 * The new ATOMIC claim of an expired key must not hold the old record's references locked
+	 * while the operation attaches the same reference again, outside its transaction.
+	 */
+	@Test
+	void anAtomicOperationReplacingAnExpiredRecordAttachesTheSameReferenceAgain() {
+		String key = unique();
+		assertThat(receipt(key).statusCode()).isEqualTo(201);
+		this.jdbc.update("UPDATE idempotency_record SET expires_at = clock_timestamp() - INTERVAL '1 second' "
+				+ "WHERE operation = 'atomic-receipts' AND idempotency_key = ?", key);
+		HttpResponse<byte[]> again = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> receipt(key));
+		assertThat(again.statusCode()).isEqualTo(201);
+		assertThat(again.headers().firstValue("Idempotent-Replayed")).isEmpty();
+		assertThat(references(key, "atomic-receipts")).containsExactly("gw-" + key);
+		assertThat(this.effects.count("atomic-receipts", "gw-" + key)).isEqualTo(2);
+		assertThat(status(search("gw-" + key))).isEqualTo("COMPLETED");
+	}
+
 	@Test
 	void aSearchNeedsTheNameAndTheValueOfTheReference() {
 		assertThat(http().get("/actuator/idempotency?reference=gateway_transaction").send().statusCode())
@@ -100,6 +120,10 @@ class ReferencesTests extends SpringWaysTest {
 			.key(key)
 			.json("{\"value\":\"" + key + "\",\"failAfterCharge\":" + failAfterCharge + "}")
 			.send();
+	}
+
+	private HttpResponse<byte[]> receipt(String key) {
+		return http().post("/atomic-receipts").key(key).json("{\"value\":\"" + key + "\"}").send();
 	}
 
 	private HttpResponse<byte[]> search(String transaction) {

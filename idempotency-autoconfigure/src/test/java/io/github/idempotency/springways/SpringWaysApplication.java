@@ -537,6 +537,15 @@ public class SpringWaysApplication {
 			throw new IllegalStateException("the ledger write failed after the charge");
 		}
 
+		@Idempotent(operation = "atomic-receipts", mode = IdempotencyMode.ATOMIC)
+		@PostMapping("/atomic-receipts")
+		ResponseEntity<Map<String, Object>> receiptAtomically(@RequestBody Map<String, Object> body) {
+			String transaction = "gw-" + body.get("value");
+			IdempotencyContext.require().reference("gateway_transaction", transaction);
+			this.effects.record("atomic-receipts", transaction);
+			return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("transaction", transaction));
+		}
+
 		private String gatewayCharge(Map<String, Object> body) {
 			String transaction = "gw-" + body.get("value") + "-" + this.effects.record("gateway", "charge");
 			IdempotencyContext.require().reference("gateway_transaction", transaction);

@@ -129,9 +129,15 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	/**
 	 * A new request replaced an expired record: the references of the old one go, to the archive
-	 * first for an archived operation.
+	 * first for an archived operation. Not inside a transaction (ATOMIC): deleting them there would
+	 * hold their rows locked until it ends, while the operation attaches its references outside it,
+	 * so that attaching one of them again would wait for a transaction that waits for it. They then
+	 * stay with the key until its record is purged.
 	 */
 	private void forgetReferences(ClaimRequest request) {
+		if (TransactionSynchronizationManager.isActualTransactionActive()) {
+			return;
+		}
 		if (request.archive()) {
 			keyParams(this.jdbc.sql(this.statements.archiveReferencesByKey()), request.key()).update();
 		}
