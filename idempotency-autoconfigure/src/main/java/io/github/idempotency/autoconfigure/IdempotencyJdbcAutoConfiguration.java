@@ -32,7 +32,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.config.TaskSchedulerRouter;
 import org.springframework.util.function.SingletonSupplier;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 import io.github.idempotency.internal.admin.IdempotencyRecordAdministration;
 import io.github.idempotency.internal.jdbc.IdempotencyRecordEntity;
@@ -41,6 +40,7 @@ import io.github.idempotency.internal.jdbc.IdempotencyStatements;
 import io.github.idempotency.internal.jdbc.JdbcIdempotencyRecordAdministration;
 import io.github.idempotency.internal.jdbc.JdbcIdempotencyStore;
 import io.github.idempotency.internal.jdbc.JdbcPurgeBatch;
+import io.github.idempotency.internal.jdbc.StatementCachingJdbcTemplate;
 import io.github.idempotency.internal.purge.IdempotencyPurgeScheduler;
 import io.github.idempotency.internal.purge.IdempotencyPurger;
 import io.github.idempotency.internal.purge.PurgeListener;
@@ -85,14 +85,14 @@ public final class IdempotencyJdbcAutoConfiguration {
 		@Bean
 		@DependsOnDatabaseInitialization
 		JdbcIdempotencyStore idempotencyStore(DataSource dataSource, IdempotencyStatements statements) {
-			return new JdbcIdempotencyStore(JdbcClient.create(dataSource), statements);
+			return new JdbcIdempotencyStore(StatementCachingJdbcTemplate.client(dataSource), statements);
 		}
 
 		@Bean
 		@ConditionalOnMissingBean(IdempotencyRecordAdministration.class)
 		JdbcIdempotencyRecordAdministration idempotencyRecordAdministration(DataSource dataSource,
 				IdempotencyStatements statements) {
-			return new JdbcIdempotencyRecordAdministration(JdbcClient.create(dataSource), statements);
+			return new JdbcIdempotencyRecordAdministration(StatementCachingJdbcTemplate.client(dataSource), statements);
 		}
 
 		@Bean

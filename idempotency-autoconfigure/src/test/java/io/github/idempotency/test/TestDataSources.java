@@ -7,12 +7,12 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import io.github.idempotency.internal.jdbc.IdempotencySchemaInitializer;
 import io.github.idempotency.internal.jdbc.IdempotencyStatements;
 import io.github.idempotency.internal.jdbc.JdbcIdempotencyStore;
+import io.github.idempotency.internal.jdbc.StatementCachingJdbcTemplate;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 /**
@@ -79,7 +79,7 @@ public final class TestDataSources {
 	 * @return the store
 	 */
 	public static JdbcIdempotencyStore store(DataSource dataSource) {
-		return new JdbcIdempotencyStore(JdbcClient.create(dataSource), IdempotencyStatements.of(dataSource));
+		return new JdbcIdempotencyStore(StatementCachingJdbcTemplate.client(dataSource), IdempotencyStatements.of(dataSource));
 	}
 
 }
