@@ -38,10 +38,10 @@ public final class IdempotencyMdc {
 
 	/**
 	 * Put the short hash of the key of the request running on this thread.
-	 * @param key the raw key
+	 * @param keyHash the key's short hash, as {@link KeyHashes#shortHash} gives it
 	 */
-	public static void putKey(String key) {
-		MDC.put(KEY_HASH, KeyHashes.shortHash(key));
+	public static void putKeyHash(String keyHash) {
+		MDC.put(KEY_HASH, keyHash);
 	}
 
 	/**

@@ -73,8 +73,9 @@ public final class IdempotentInvocation {
 			refuseMissingKey(observed);
 			throw new MissingIdempotencyKeyException(call.missingKeyDetail());
 		}
-		IdempotencyMdc.putKey(key);
-		observed.keyHash(KeyHashes.shortHash(key));
+		String keyHash = KeyHashes.shortHash(key);
+		IdempotencyMdc.putKeyHash(keyHash);
+		observed.keyHash(keyHash);
 		Observation observation = observation(observed).start();
 		boolean executing = false;
 		try {

@@ -10,6 +10,8 @@ import java.util.HexFormat;
  */
 public final class KeyHashes {
 
+	private static final MessageDigest PROTOTYPE = newSha256();
+
 	private KeyHashes() {
 	}
 
@@ -31,7 +33,21 @@ public final class KeyHashes {
 		return HexFormat.of().formatHex(sha256().digest(value.getBytes(StandardCharsets.UTF_8)));
 	}
 
+	/**
+	 * Return a new SHA-256 digest: a copy of one made at start-up, which skips the provider
+	 * look-up that every request would otherwise pay.
+	 * @return a digest of its own
+	 */
 	public static MessageDigest sha256() {
+		try {
+			return (MessageDigest) PROTOTYPE.clone();
+		}
+		catch (CloneNotSupportedException ex) {
+			return newSha256();
+		}
+	}
+
+	private static MessageDigest newSha256() {
 		try {
 			return MessageDigest.getInstance("SHA-256");
 		}
