@@ -2,9 +2,7 @@ package io.github.idempotency.springways;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.awaitility.Awaitility;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -25,10 +22,9 @@ import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.springways.SpringWaysApplication.Gate;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
-import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
-import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.StoredResponse;
+import io.github.idempotency.test.ForwardingIdempotencyStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -97,12 +93,10 @@ class WaitingDuplicateWakeTests extends SpringWaysTest {
 			return (bean instanceof IdempotencyStore store) ? new Wrapper(store) : bean;
 		}
 
-		private final class Wrapper implements IdempotencyStore {
-
-			private final IdempotencyStore delegate;
+		private final class Wrapper extends ForwardingIdempotencyStore {
 
 			Wrapper(IdempotencyStore delegate) {
-				this.delegate = delegate;
+				super(delegate);
 			}
 
 			@Override
@@ -121,56 +115,6 @@ class WaitingDuplicateWakeTests extends SpringWaysTest {
 					Thread.onSpinWait();
 				}
 				return this.delegate.complete(key, token, response, ttl);
-			}
-
-			@Override
-			public boolean release(IdempotencyKey key, UUID token) {
-				return this.delegate.release(key, token);
-			}
-
-			@Override
-			public boolean extendLease(IdempotencyKey key, UUID token, Duration lease) {
-				return this.delegate.extendLease(key, token, lease);
-			}
-
-			@Override
-			public Optional<IdempotencyRecord> find(IdempotencyKey key) {
-				return this.delegate.find(key);
-			}
-
-			@Override
-			public boolean release(IdempotencyKey key, UUID token, @Nullable String failure) {
-				return this.delegate.release(key, token, failure);
-			}
-
-			@Override
-			public boolean supportsSequences() {
-				return this.delegate.supportsSequences();
-			}
-
-			@Override
-			public SequenceAdvance advanceSequence(String tenant, String scope, long sequence, Duration ttl) {
-				return this.delegate.advanceSequence(tenant, scope, sequence, ttl);
-			}
-
-			@Override
-			public boolean supportsReferences() {
-				return this.delegate.supportsReferences();
-			}
-
-			@Override
-			public void addReference(IdempotencyKey key, String name, String value, Duration ttl) {
-				this.delegate.addReference(key, name, value, ttl);
-			}
-
-			@Override
-			public Map<String, List<String>> references(IdempotencyKey key) {
-				return this.delegate.references(key);
-			}
-
-			@Override
-			public List<IdempotencyKey> findByReference(String name, String value, int limit) {
-				return this.delegate.findByReference(name, value, limit);
 			}
 
 		}

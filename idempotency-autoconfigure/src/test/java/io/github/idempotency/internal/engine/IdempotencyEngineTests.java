@@ -12,7 +12,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,9 +34,9 @@ import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
-import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.RecordStatus;
 import io.github.idempotency.store.StoredResponse;
+import io.github.idempotency.test.ForwardingIdempotencyStore;
 import io.github.idempotency.test.TestDataSources;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
@@ -367,14 +366,14 @@ class IdempotencyEngineTests {
 	/**
 	 * The JDBC store, counting down a latch whenever a claim is refused because the key is held.
 	 */
-	static final class ObservedStore implements IdempotencyStore {
-
-		private final IdempotencyStore delegate;
+	static final class ObservedStore extends ForwardingIdempotencyStore {
 
 		final CountDownLatch refused = new CountDownLatch(1);
 
+		volatile boolean completionsSentTwice;
+
 		ObservedStore(IdempotencyStore delegate) {
-			this.delegate = delegate;
+			super(delegate);
 		}
 
 		@Override
@@ -386,8 +385,6 @@ class IdempotencyEngineTests {
 			return result;
 		}
 
-		volatile boolean completionsSentTwice;
-
 		@Override
 		public boolean complete(IdempotencyKey key, UUID token, StoredResponse response, Duration ttl) {
 			if (this.completionsSentTwice) {
@@ -396,56 +393,6 @@ class IdempotencyEngineTests {
 				this.delegate.complete(key, token, response, ttl);
 			}
 			return this.delegate.complete(key, token, response, ttl);
-		}
-
-		@Override
-		public boolean release(IdempotencyKey key, UUID token) {
-			return this.delegate.release(key, token);
-		}
-
-		@Override
-		public boolean extendLease(IdempotencyKey key, UUID token, Duration lease) {
-			return this.delegate.extendLease(key, token, lease);
-		}
-
-		@Override
-		public java.util.Optional<IdempotencyRecord> find(IdempotencyKey key) {
-			return this.delegate.find(key);
-		}
-
-		@Override
-		public boolean release(IdempotencyKey key, UUID token, @Nullable String failure) {
-			return this.delegate.release(key, token, failure);
-		}
-
-		@Override
-		public boolean supportsSequences() {
-			return this.delegate.supportsSequences();
-		}
-
-		@Override
-		public SequenceAdvance advanceSequence(String tenant, String scope, long sequence, Duration ttl) {
-			return this.delegate.advanceSequence(tenant, scope, sequence, ttl);
-		}
-
-		@Override
-		public boolean supportsReferences() {
-			return this.delegate.supportsReferences();
-		}
-
-		@Override
-		public void addReference(IdempotencyKey key, String name, String value, Duration ttl) {
-			this.delegate.addReference(key, name, value, ttl);
-		}
-
-		@Override
-		public Map<String, List<String>> references(IdempotencyKey key) {
-			return this.delegate.references(key);
-		}
-
-		@Override
-		public List<IdempotencyKey> findByReference(String name, String value, int limit) {
-			return this.delegate.findByReference(name, value, limit);
 		}
 
 	}

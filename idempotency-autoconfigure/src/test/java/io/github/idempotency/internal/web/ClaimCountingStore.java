@@ -1,35 +1,24 @@
 package io.github.idempotency.internal.web;
 
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.jspecify.annotations.Nullable;
-
-import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
-import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
-import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
-import io.github.idempotency.store.StoredResponse;
+import io.github.idempotency.test.ForwardingIdempotencyStore;
 
 /**
  * A real store that also counts claim attempts per key, so that a test can tell when a duplicate
  * has reached the store.
  */
-class ClaimCountingStore implements IdempotencyStore {
-
-	private final IdempotencyStore delegate;
+class ClaimCountingStore extends ForwardingIdempotencyStore {
 
 	private final Map<String, AtomicInteger> claims = new ConcurrentHashMap<>();
 
 	ClaimCountingStore(IdempotencyStore delegate) {
-		this.delegate = delegate;
+		super(delegate);
 	}
 
 	int claims(String key) {
@@ -45,61 +34,6 @@ class ClaimCountingStore implements IdempotencyStore {
 		finally {
 			this.claims.computeIfAbsent(request.key().key(), (key) -> new AtomicInteger()).incrementAndGet();
 		}
-	}
-
-	@Override
-	public boolean complete(IdempotencyKey key, UUID token, StoredResponse response, Duration ttl) {
-		return this.delegate.complete(key, token, response, ttl);
-	}
-
-	@Override
-	public boolean release(IdempotencyKey key, UUID token) {
-		return this.delegate.release(key, token);
-	}
-
-	@Override
-	public boolean extendLease(IdempotencyKey key, UUID token, Duration lease) {
-		return this.delegate.extendLease(key, token, lease);
-	}
-
-	@Override
-	public Optional<IdempotencyRecord> find(IdempotencyKey key) {
-		return this.delegate.find(key);
-	}
-
-	@Override
-	public boolean release(IdempotencyKey key, UUID token, @Nullable String failure) {
-		return this.delegate.release(key, token, failure);
-	}
-
-	@Override
-	public boolean supportsSequences() {
-		return this.delegate.supportsSequences();
-	}
-
-	@Override
-	public SequenceAdvance advanceSequence(String tenant, String scope, long sequence, Duration ttl) {
-		return this.delegate.advanceSequence(tenant, scope, sequence, ttl);
-	}
-
-	@Override
-	public boolean supportsReferences() {
-		return this.delegate.supportsReferences();
-	}
-
-	@Override
-	public void addReference(IdempotencyKey key, String name, String value, Duration ttl) {
-		this.delegate.addReference(key, name, value, ttl);
-	}
-
-	@Override
-	public Map<String, List<String>> references(IdempotencyKey key) {
-		return this.delegate.references(key);
-	}
-
-	@Override
-	public List<IdempotencyKey> findByReference(String name, String value, int limit) {
-		return this.delegate.findByReference(name, value, limit);
 	}
 
 }
