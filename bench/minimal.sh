@@ -4,7 +4,9 @@
 # LEASED and ATOMIC - and twice LEASED with its records in Redis (idempotency.store.type=redis):
 # on the local standalone Redis and on the Redis Cluster of scripts/redis-cluster.sh; each on a
 # database of its own, driven over HTTP with wrk from another process, in interleaved rounds.
-# BENCH_REDIS=0 leaves out the Redis scenarios. Besides requests/s it reads from PostgreSQL, per request, the
+# BENCH_REDIS=0 leaves out the Redis scenarios. Two floor scenarios run the same endpoint unguarded
+# with only the least any store could write around it for LEASED or ATOMIC (bench.floor, FloorFilter
+# in the module): what the round trips and commits alone cost; BENCH_FLOOR=0 leaves them out. Besides requests/s it reads from PostgreSQL, per request, the
 # transactions committed (pg_stat_database), the commit records and bytes written to the WAL
 # (pg_walinspect over the run's LSN range) and, where pg_stat_statements is preloaded, the
 # statements sent. Called by bench/run.sh; prints a table, writes bench-results/<stamp>-minimal.*.
@@ -13,6 +15,7 @@ cd "$(dirname "$0")/.."
 
 DURATION=${BENCH_DURATION:-6}
 WARMUP=${BENCH_WARMUP:-5}
+WARMUP_MAX=${BENCH_MINIMAL_WARMUP_MAX:-120}
 ROUNDS=${BENCH_ROUNDS:-4}
 CONNECTIONS=${BENCH_MINIMAL_CONNECTIONS:-8}
 STAMP=${BENCH_STAMP:-$(date -u +%Y%m%dT%H%M%SZ)}
@@ -22,9 +25,13 @@ PREFIX="idem_min_$(date +%s)"
 PIDS=()
 BODY='{"name":"pen","quantity":2}'
 REDIS=${BENCH_REDIS:-1}
+FLOOR=${BENCH_FLOOR:-1}
 REDIS_PREFIX="bench-$STAMP-minimal:"
 source bench/redis-stores.sh
 APPS="baseline leased atomic"
+if [ "$FLOOR" = 1 ]; then
+  APPS+=" floor_leased floor_atomic"
+fi
 if [ "$REDIS" = 1 ]; then
   APPS+=" redis cluster"
 fi
@@ -146,6 +153,11 @@ start_app baseline 18181 --idempotency.enabled=false
 start_app leased 18182 --idempotency.operations.create-item.mode=LEASED
 start_app atomic 18183 --idempotency.operations.create-item.mode=ATOMIC
 PORTS="18181 18182 18183"
+if [ "$FLOOR" = 1 ]; then
+  start_app floor_leased 18186 --idempotency.enabled=false --bench.floor=LEASED
+  start_app floor_atomic 18187 --idempotency.enabled=false --bench.floor=ATOMIC
+  PORTS+=" 18186 18187"
+fi
 REPLAY_TARGETS="replay-leased:18182 replay-atomic:18183"
 if [ "$REDIS" = 1 ]; then
   REDIS_ARGS=(--idempotency.store.type=redis --idempotency.redis.key-prefix="$REDIS_PREFIX")
@@ -155,10 +167,30 @@ if [ "$REDIS" = 1 ]; then
   REPLAY_TARGETS+=" redis-replay:18184 cluster-replay:18185"
 fi
 
-echo "Warming up"
+# warm_up PORT: first executions in 10 s windows until two windows in a row run within 5 % of each
+# other (the JIT has settled: on 2 busy cores it still compiles the guarded paths a minute in), at
+# most WARMUP_MAX seconds, then replays of the 500 keys the replay scenarios cycle over.
+warm_up() {
+  local port=$1 window=0 rate previous=0 waited=0
+  while [ "$waited" -lt "$WARMUP_MAX" ]; do
+    window=$((window + 1))
+    rate=$(BENCH_MODE=fresh BENCH_PREFIX="warmup-$port-$window-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
+      wrk -t2 -c"$CONNECTIONS" -d10s -s bench/payments.lua "http://127.0.0.1:$port" \
+      | sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p')
+    waited=$((waited + 10))
+    if [ "$previous" != 0 ] && python3 -c "import sys; sys.exit(0 if abs($rate - $previous) <= 0.05 * $previous else 1)"; then
+      break
+    fi
+    previous=$rate
+  done
+  printf '  port %s: %s s of first executions (last %s requests/s)\n' "$port" "$waited" "$rate"
+  BENCH_MODE=replay BENCH_KEYS=500 BENCH_PREFIX="warmup-replay-$port-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
+    wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" -s bench/payments.lua "http://127.0.0.1:$port" >/dev/null
+}
+
+echo "Warming up each instance until its throughput settles"
 for port in $PORTS; do
-  BENCH_MODE=fresh BENCH_PREFIX="warmup-$port-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
-    wrk -t2 -c"$CONNECTIONS" -d"$((WARMUP * 2))s" -s bench/payments.lua "http://127.0.0.1:$port" >/dev/null
+  warm_up "$port"
 done
 # the 500 keys each replay scenario cycles over, each stored once before measuring
 for target in $REPLAY_TARGETS; do
@@ -169,6 +201,9 @@ done
 echo "Measuring ${DURATION}s per scenario, $ROUNDS interleaved rounds, $CONNECTIONS connections"
 for round in $(seq 1 "$ROUNDS"); do
   order="baseline leased atomic replay-leased replay-atomic"
+  if [ "$FLOOR" = 1 ]; then
+    order+=" floor-leased floor-atomic"
+  fi
   if [ "$REDIS" = 1 ]; then
     order+=" redis-leased redis-replay cluster-leased cluster-replay"
   fi
@@ -182,6 +217,8 @@ for round in $(seq 1 "$ROUNDS"); do
       atomic) measure atomic "${PREFIX}_atomic" 18183 fresh "$round" ;;
       replay-leased) measure replay-leased "${PREFIX}_leased" 18182 replay "$round" ;;
       replay-atomic) measure replay-atomic "${PREFIX}_atomic" 18183 replay "$round" ;;
+      floor-leased) measure floor-leased "${PREFIX}_floor_leased" 18186 fresh "$round" ;;
+      floor-atomic) measure floor-atomic "${PREFIX}_floor_atomic" 18187 fresh "$round" ;;
       redis-leased) measure redis-leased "${PREFIX}_redis" 18184 fresh "$round" ;;
       redis-replay) measure redis-replay "${PREFIX}_redis" 18184 replay "$round" ;;
       cluster-leased) measure cluster-leased "${PREFIX}_cluster" 18185 fresh "$round" ;;

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Writes bench/floor.sh's pgbench scripts: the statements each mode sends per request, taken from
+PostgresIdempotencyStatements (the starter's own text), and the least a store could send instead."""
+import os
+import re
+import sys
+
+SOURCE = ("idempotency-autoconfigure/src/main/java/io/github/idempotency/internal/jdbc/"
+          "PostgresIdempotencyStatements.java")
+BODY = r"'\x7b226964223a312c226e616d65223a2270656e222c227175616e74697479223a327d'::bytea"
+PARAMETERS = {
+    "tenant": "'default'", "operation": "'create-item'", "fingerprint": "repeat('f', 64)",
+    "leaseMillis": "30000", "ttlMillis": "86400000", "responseStatus": "201",
+    "responseHeaders": "'Location: /items/1'", "responseBody": BODY,
+}
+INSERT = "INSERT INTO item (name, quantity) VALUES ('pen', 2) RETURNING id;"
+
+
+def begin(first):
+    """BEGIN sent with the transaction's first statement in one round trip, as pgjdbc does."""
+    return ["\\startpipeline", "BEGIN;", first, "\\endpipeline"]
+
+
+APPLICATION = begin(INSERT) + ["COMMIT;"]
+
+
+def statement(source, name, **values):
+    text = re.search(r"String " + name + r"\(\) \{\s*return \"\"\"(.*?)\"\"\";", source, re.S).group(1)
+    for parameter, value in {**PARAMETERS, **values}.items():
+        text = re.sub(r"(?<!:):" + parameter + r"\b", lambda _: value, text)
+    return " ".join(text.split()) + ";"
+
+
+def main(out):
+    source = open(SOURCE).read()
+    fresh_key = "('k-' || :client_id || '-' || :n)"
+    token = "('00000000-0000-0000-0000-' || lpad(to_hex(CAST(:client_id AS INTEGER)), 4, '0') || lpad(to_hex(CAST(:n AS INTEGER)), 8, '0'))::uuid"
+    claim = statement(source, "claim", key=fresh_key, token=token, asyncCommit="true")
+    claim_atomic = statement(source, "claim", key=fresh_key, token=token, asyncCommit="false")
+    complete = statement(source, "complete", key=fresh_key, token=token)
+    replay_key = "('r-' || :r)"
+    replay_claim = statement(source, "claim", key=replay_key, token="gen_random_uuid()", asyncCommit="true")
+    least_claim = ("INSERT INTO least_record SELECT " + fresh_key + ", 'IN_PROGRESS', NULL{};")
+    least_claim_async = least_claim.format(" WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL")
+    least_claim = least_claim.format("")
+    least_complete = ("UPDATE least_record SET status = 'COMPLETED', body = " + BODY + " WHERE k = " + fresh_key + ";")
+    head = ["\\set n random(1, 1000000000)"]
+    scripts = {
+        "baseline": head + APPLICATION,
+        "leased": head + [claim] + APPLICATION + [complete],
+        "atomic": head + begin(claim_atomic) + [INSERT, complete, "COMMIT;"],
+        "least-leased": head + [least_claim_async] + APPLICATION + [least_complete],
+        "least-atomic": head + begin(least_claim) + [INSERT, least_complete, "COMMIT;"],
+        "replay-leased": ["\\set r random(0, 499)", replay_claim],
+        "replay-atomic": ["\\set r random(0, 499)"] + begin(replay_claim) + ["ROLLBACK;"],
+    }
+    for name, lines in scripts.items():
+        with open(os.path.join(out, name + ".sql"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
