@@ -34,7 +34,7 @@ def statement(source, name, **values):
 def main(out):
     source = open(SOURCE).read()
     fresh_key = "('k-' || :client_id || '-' || :n)"
-    token = "('00000000-0000-0000-0000-' || lpad(to_hex(CAST(:client_id AS INTEGER)), 4, '0') || lpad(to_hex(CAST(:n AS INTEGER)), 8, '0'))::uuid"
+    token = "CAST(md5" + fresh_key + " AS UUID)"
     claim = statement(source, "claim", key=fresh_key, token=token, asyncCommit="true")
     claim_atomic = statement(source, "claim", key=fresh_key, token=token, asyncCommit="false")
     complete = statement(source, "complete", key=fresh_key, token=token)
@@ -44,7 +44,7 @@ def main(out):
     least_claim_async = least_claim.format(" WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL")
     least_claim = least_claim.format("")
     least_complete = ("UPDATE least_record SET status = 'COMPLETED', body = " + BODY + " WHERE k = " + fresh_key + ";")
-    head = ["\\set n random(1, 1000000000)"]
+    head = ["\\set n random(1, 9000000000000000000)"]
     scripts = {
         "baseline": head + APPLICATION,
         "leased": head + [claim] + APPLICATION + [complete],

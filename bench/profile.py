@@ -23,33 +23,36 @@ PARTS = {
 
 
 def stacks(path):
-    """Yields the frames of each sample, leaf first."""
-    frames, inside = [], False
+    """Yields the frames of each sample of an async-profiler collapsed file, leaf first, with its
+    count; Java frames with dots, kernel frames ending in _[k]."""
     with open(path) as f:
         for line in f:
-            line = line.strip()
-            if line.startswith("stackTrace = ["):
-                frames, inside = [], True
-            elif inside and line == "]":
-                inside = False
-                yield frames
-            elif inside and line != "...":
-                frames.append(line)
+            stack, _, count = line.rstrip().rpartition(" ")
+            frames = [frame.replace("/", ".") for frame in stack.split(";")]
+            yield frames[::-1], int(count)
 
 
 def part(frames):
-    database = False
+    if any(frame.startswith("CompileBroker::") for frame in frames):
+        return "JVM: JIT compiler"
+    if not any("." in frame and not frame.endswith("_[k]") for frame in frames):
+        return "JVM: garbage collector and other native threads"
+    database = kernel = False
     for frame in frames:
+        if frame.endswith("_[k]"):
+            kernel = True
+            continue
         if frame.startswith(APPLICATION):
-            return "application: its insert" if database else "application"
+            return "application: its insert (round trips to PostgreSQL)" if database else "application"
         if frame.startswith(STARTER):
             rest = frame[len(STARTER):]
             name = next((label for prefix, label in PARTS.items() if rest.startswith(prefix)), "other")
             if database:
-                return "starter: JDBC client (driver, pool, JdbcClient)"
+                return ("starter: its statements, system calls of the round trips" if kernel
+                        else "starter: its statements, JDBC driver, pool and JdbcClient")
             return "starter: " + name
         if frame.startswith(FRAMEWORK):
-            return "framework: Tomcat, Spring MVC, Jackson"
+            return "framework: Tomcat, Spring MVC, Jackson" + (" (socket system calls)" if kernel else "")
         if frame.startswith(DATABASE_CLIENT):
             database = True
     return "JDBC client, unattributed" if database else "JDK and other threads"
@@ -72,7 +75,9 @@ def main(out):
     print()
     for run in runs:
         mode = run["mode"]
-        counts = Counter(part(s) for s in stacks(os.path.join(out, mode + ".samples.txt")))
+        counts = Counter()
+        for frames, count in stacks(os.path.join(out, mode + ".collapsed")):
+            counts[part(frames)] += count
         total = sum(counts.values()) or 1
         print(f"JVM samples of {mode} ({total}), with the JVM's CPU per request split by them:")
         print()

