@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 DURATION=${BENCH_DURATION:-6}
 WARMUP=${BENCH_WARMUP:-5}
-WARMUP_MAX=${BENCH_MINIMAL_WARMUP_MAX:-120}
+WARMUP_MAX=${BENCH_WARMUP_MAX:-120}
 ROUNDS=${BENCH_ROUNDS:-4}
 CONNECTIONS=${BENCH_MINIMAL_CONNECTIONS:-8}
 STAMP=${BENCH_STAMP:-$(date -u +%Y%m%dT%H%M%SZ)}
@@ -28,6 +28,7 @@ REDIS=${BENCH_REDIS:-1}
 FLOOR=${BENCH_FLOOR:-1}
 REDIS_PREFIX="bench-$STAMP-minimal:"
 source bench/redis-stores.sh
+source bench/warm-up.sh
 APPS="baseline leased atomic"
 if [ "$FLOOR" = 1 ]; then
   APPS+=" floor_leased floor_atomic"
@@ -167,30 +168,11 @@ if [ "$REDIS" = 1 ]; then
   REPLAY_TARGETS+=" redis-replay:18184 cluster-replay:18185"
 fi
 
-# warm_up PORT: first executions in 10 s windows until two windows in a row run within 5 % of each
-# other (the JIT has settled: on 2 busy cores it still compiles the guarded paths a minute in), at
-# most WARMUP_MAX seconds, then replays of the 500 keys the replay scenarios cycle over.
-warm_up() {
-  local port=$1 window=0 rate previous=0 waited=0
-  while [ "$waited" -lt "$WARMUP_MAX" ]; do
-    window=$((window + 1))
-    rate=$(BENCH_MODE=fresh BENCH_PREFIX="warmup-$port-$window-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
-      wrk -t2 -c"$CONNECTIONS" -d10s -s bench/payments.lua "http://127.0.0.1:$port" \
-      | sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p')
-    waited=$((waited + 10))
-    if [ "$previous" != 0 ] && python3 -c "import sys; sys.exit(0 if abs($rate - $previous) <= 0.05 * $previous else 1)"; then
-      break
-    fi
-    previous=$rate
-  done
-  printf '  port %s: %s s of first executions (last %s requests/s)\n' "$port" "$waited" "$rate"
-  BENCH_MODE=replay BENCH_KEYS=500 BENCH_PREFIX="warmup-replay-$port-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
-    wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" -s bench/payments.lua "http://127.0.0.1:$port" >/dev/null
-}
-
 echo "Warming up each instance until its throughput settles"
 for port in $PORTS; do
-  warm_up "$port"
+  BENCH_PATH=/items BENCH_BODY="$BODY" warm_up "$port" "$CONNECTIONS" "warmup-$port-$STAMP"
+  BENCH_MODE=replay BENCH_KEYS=500 BENCH_PREFIX="warmup-replay-$port-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
+    wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" -s bench/payments.lua "http://127.0.0.1:$port" >/dev/null
 done
 # the 500 keys each replay scenario cycles over, each stored once before measuring
 for target in $REPLAY_TARGETS; do

@@ -14,6 +14,7 @@ cd "$(dirname "$0")/.."
 
 DURATION=${BENCH_DURATION:-6}
 WARMUP=${BENCH_WARMUP:-5}
+WARMUP_MAX=${BENCH_WARMUP_MAX:-120}
 ROUNDS=${BENCH_ROUNDS:-4}
 CONNECTIONS=${BENCH_CONNECTIONS:-"1 8 32"}
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
@@ -24,6 +25,7 @@ PIDS=()
 REDIS=${BENCH_REDIS:-1}
 REDIS_PREFIX="bench-$STAMP:"
 source bench/redis-stores.sh
+source bench/warm-up.sh
 
 mkdir -p "$OUT"
 scripts/ensure-postgres.sh >/dev/null
@@ -128,11 +130,11 @@ if [ "$REDIS" = 1 ]; then
   STORMS+=("cluster-storm 18085")
 fi
 
-echo "Warming up"
+echo "Warming up each instance until its throughput settles"
 for scenario in "${SCENARIOS[@]}"; do
   read -r name port mode <<<"$scenario"
   if [ "$mode" = fresh ]; then
-    run_wrk warmup "$port" fresh 8 $((WARMUP * 2))
+    warm_up "$port" 8 "warmup-$name-$STAMP"
   fi
 done
 
