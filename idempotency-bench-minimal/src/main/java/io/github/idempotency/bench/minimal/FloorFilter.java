@@ -74,6 +74,9 @@ final class FloorFilter extends OncePerRequestFilter {
 			if (ex.getCause() instanceof IOException io) {
 				throw io;
 			}
+			if (ex.getCause() instanceof ServletException servlet) {
+				throw servlet;
+			}
 			throw ex;
 		}
 	}
