@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """Writes bench/floor.sh's pgbench scripts: the statements each mode sends per request, taken from
-PostgresIdempotencyStatements (the starter's own text), and the least a store could send instead."""
+PostgresIdempotencyStatements (the starter's own text), and the least a store could send instead,
+taken from the benchmark app's FloorFilter (the floor scenarios of bench/minimal.sh)."""
 import os
 import re
 import sys
 
 SOURCE = ("idempotency-autoconfigure/src/main/java/io/github/idempotency/internal/jdbc/"
           "PostgresIdempotencyStatements.java")
+FLOOR_SOURCE = "idempotency-bench-minimal/src/main/java/io/github/idempotency/bench/minimal/FloorFilter.java"
 BODY = r"'\x7b226964223a312c226e616d65223a2270656e222c227175616e74697479223a327d'::bytea"
 PARAMETERS = {
     "tenant": "'default'", "operation": "'create-item'", "fingerprint": "repeat('f', 64)",
     "leaseMillis": "30000", "ttlMillis": "86400000", "responseStatus": "201",
-    "responseHeaders": "'Location: /items/1'", "responseBody": BODY,
+    "responseHeaders": "'Location: /items/1'", "responseBody": BODY, "status": "201",
 }
 INSERT = "INSERT INTO item (name, quantity) VALUES ('pen', 2) RETURNING id;"
 
@@ -25,7 +27,9 @@ APPLICATION = begin(INSERT) + ["COMMIT;"]
 
 
 def statement(source, name, **values):
-    text = re.search(r"String " + name + r"\(\) \{\s*return \"\"\"(.*?)\"\"\";", source, re.S).group(1)
+    """The text block of a method (String name() { return \"\"\"...) or of a constant (String NAME = \"\"\"...),
+    its named parameters replaced by values."""
+    text = re.search(r"String " + name + r"(?:\(\) \{\s*return| =) \"\"\"(.*?)\"\"\";", source, re.S).group(1)
     for parameter, value in {**PARAMETERS, **values}.items():
         text = re.sub(r"(?<!:):" + parameter + r"\b", lambda _: value, text)
     return " ".join(text.split()) + ";"
@@ -40,10 +44,10 @@ def main(out):
     complete = statement(source, "complete", key=fresh_key, token=token)
     replay_key = "('r-' || :r)"
     replay_claim = statement(source, "claim", key=replay_key, token="gen_random_uuid()", asyncCommit="true")
-    least_claim = ("INSERT INTO least_record SELECT " + fresh_key + ", 'IN_PROGRESS', NULL{};")
-    least_claim_async = least_claim.format(" WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL")
-    least_claim = least_claim.format("")
-    least_complete = ("UPDATE least_record SET status = 'COMPLETED', body = " + BODY + " WHERE k = " + fresh_key + ";")
+    floor = open(FLOOR_SOURCE).read()
+    least_claim_async = statement(floor, "CLAIM", key=fresh_key, asyncCommit="true")
+    least_claim = statement(floor, "CLAIM", key=fresh_key, asyncCommit="false")
+    least_complete = statement(floor, "COMPLETE", key=fresh_key)
     head = ["\\set n random(1, 9000000000000000000)"]
     scripts = {
         "baseline": head + APPLICATION,

@@ -2,9 +2,9 @@
 # What PostgreSQL alone costs per request of the smallest endpoint, with pgbench as a client that
 # costs almost nothing: the statements each mode sends (the starter's own text, from
 # PostgresIdempotencyStatements, bench/floor.py), and the least any store could send for the same
-# guarantees - an asynchronously committed plain insert of the key before the method (LEASED) or
-# in its transaction (ATOMIC), the method's insert, and a synchronously committed update of one
-# small row, on a table with nothing but its primary key (so the update is HOT). BEGIN travels
+# guarantees, as the floor scenarios of bench/minimal.sh send them (FloorFilter's statements on its
+# floor_record table): an asynchronously committed insert of the key before the method (LEASED) or
+# in its transaction (ATOMIC), the method's insert, and a synchronously committed HOT update. BEGIN travels
 # with the transaction's first statement, as pgjdbc sends it. Prints, per scenario, transactions/s,
 # the server's CPU per request (the whole machine's busy time less pgbench's own) and the ratio to
 # the baseline. FLOOR_SECONDS=10 FLOOR_ROUNDS=3 FLOOR_CLIENTS=8 by default; run it on a quiet machine.
@@ -36,7 +36,6 @@ psql -q -h 127.0.0.1 -U postgres -d "$DB" -v ON_ERROR_STOP=1 \
   -f idempotency-autoconfigure/src/main/resources/io/github/idempotency/jdbc/schema-postgresql.sql
 psql -q -h 127.0.0.1 -U postgres -d "$DB" -v ON_ERROR_STOP=1 \
   -f idempotency-bench-minimal/src/main/resources/schema.sql
-sql "CREATE TABLE least_record (k VARCHAR(255) PRIMARY KEY, status VARCHAR(16) NOT NULL, body BYTEA) WITH (fillfactor = 70)"
 python3 bench/floor.py "$WORK"
 
 seed_replays() {
@@ -59,7 +58,7 @@ for round in $(seq 1 "$ROUNDS"); do
     order=$(echo "$order" | tr ' ' '\n' | tac | xargs)
   fi
   for scenario in $order; do
-    sql "TRUNCATE idempotency_record, item, least_record"
+    sql "TRUNCATE idempotency_record, item, floor_record"
     seed_replays
     sql "CHECKPOINT"
     b0=$(busy_ticks)

@@ -6,10 +6,10 @@
 # database of its own, driven over HTTP with wrk from another process, in interleaved rounds.
 # BENCH_REDIS=0 leaves out the Redis scenarios. Two floor scenarios run the same endpoint unguarded
 # with only the least any store could write around it for LEASED or ATOMIC (bench.floor, FloorFilter
-# in the module): what the round trips and commits alone cost; BENCH_FLOOR=0 leaves them out. Besides requests/s it reads from PostgreSQL, per request, the
-# transactions committed (pg_stat_database), the commit records and bytes written to the WAL
-# (pg_walinspect over the run's LSN range) and, where pg_stat_statements is preloaded, the
-# statements sent. Called by bench/run.sh; prints a table, writes bench-results/<stamp>-minimal.*.
+# in the module): what the round trips and commits alone cost; BENCH_FLOOR=0 leaves them out.
+# Besides requests/s it reads from PostgreSQL, per request, the transactions committed
+# (pg_stat_database), the commit records and bytes written to the WAL (pg_walinspect over the
+# run's LSN range) and, where pg_stat_statements is preloaded, the statements sent. Called by bench/run.sh; prints a table, writes bench-results/<stamp>-minimal.*.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

