@@ -39,21 +39,19 @@ def main(out):
     source = open(SOURCE).read()
     fresh_key = "('k-' || :client_id || '-' || :n)"
     token = "CAST(md5" + fresh_key + " AS UUID)"
-    claim = statement(source, "claim", key=fresh_key, token=token, asyncCommit="true")
-    claim_atomic = statement(source, "claim", key=fresh_key, token=token, asyncCommit="false")
+    claim = statement(source, "claim", key=fresh_key, token=token)
     complete = statement(source, "complete", key=fresh_key, token=token)
     replay_key = "('r-' || :r)"
-    replay_claim = statement(source, "claim", key=replay_key, token="gen_random_uuid()", asyncCommit="true")
+    replay_claim = statement(source, "claim", key=replay_key, token="gen_random_uuid()")
     floor = open(FLOOR_SOURCE).read()
-    least_claim_async = statement(floor, "CLAIM", key=fresh_key, asyncCommit="true")
-    least_claim = statement(floor, "CLAIM", key=fresh_key, asyncCommit="false")
+    least_claim = statement(floor, "CLAIM", key=fresh_key)
     least_complete = statement(floor, "COMPLETE", key=fresh_key)
     head = ["\\set n random(1, 9000000000000000000)"]
     scripts = {
         "baseline": head + APPLICATION,
         "leased": head + [claim] + APPLICATION + [complete],
-        "atomic": head + begin(claim_atomic) + [INSERT, complete, "COMMIT;"],
-        "least-leased": head + [least_claim_async] + APPLICATION + [least_complete],
+        "atomic": head + begin(claim) + [INSERT, complete, "COMMIT;"],
+        "least-leased": head + [least_claim] + APPLICATION + [least_complete],
         "least-atomic": head + begin(least_claim) + [INSERT, least_complete, "COMMIT;"],
         "replay-leased": ["\\set r random(0, 499)", replay_claim],
         "replay-atomic": ["\\set r random(0, 499)"] + begin(replay_claim) + ["ROLLBACK;"],

@@ -3,7 +3,7 @@
 # costs almost nothing: the statements each mode sends (the starter's own text, from
 # PostgresIdempotencyStatements, bench/floor.py), and the least any store could send for the same
 # guarantees, as the floor scenarios of bench/minimal.sh send them (FloorFilter's statements on its
-# floor_record table): an asynchronously committed insert of the key before the method (LEASED) or
+# floor_record table): a durably committed insert of the key before the method (LEASED) or
 # in its transaction (ATOMIC), the method's insert, and a synchronously committed HOT update. BEGIN travels
 # with the transaction's first statement, as pgjdbc sends it. Prints, per scenario, transactions/s,
 # the server's CPU per request (the whole machine's busy time less pgbench's own) and the ratio to

@@ -312,8 +312,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		return keyParams(statement, request.key()).param("fingerprint", request.fingerprint())
 			.param("token", token)
 			.param("leaseMillis", request.lease().toMillis())
-			.param("ttlMillis", request.ttl().toMillis())
-			.param("asyncCommit", !TransactionSynchronizationManager.isActualTransactionActive());
+			.param("ttlMillis", request.ttl().toMillis());
 	}
 
 	static StatementSpec keyParams(StatementSpec statement, IdempotencyKey key) {

@@ -19,12 +19,8 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 	 * lease lives keeps its key past its expiry: the TTL bounds how long a response is replayed,
 	 * never how long an operation may run.
 	 * <p>
-	 * A claim in a transaction of its own ({@code :asyncCommit}) does not wait for its WAL to reach
-	 * the disk: the operation's first synchronous commit after it (its own writes, or at the latest
-	 * the completion) flushes the WAL up to its own commit record, which comes after the claim's,
-	 * so nothing runs on a claim that is not durable by the time anything of the operation is.
-	 * A claim inside the operation's transaction (ATOMIC) leaves that transaction's commit
-	 * synchronous.
+	 * The claim commits synchronously: the operation may act outside the database before
+	 * anything else of it commits, so a claim lost in a crash would let a retry run it again.
 	 */
 	@Override
 	String claim() {
@@ -47,7 +43,6 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 				    clock_timestamp() + (:leaseMillis * INTERVAL '1 millisecond'), clock_timestamp(),
 				    clock_timestamp() + (:ttlMillis * INTERVAL '1 millisecond')
 				  WHERE NOT EXISTS (SELECT 1 FROM existing)
-				    AND (NOT :asyncCommit OR set_config('synchronous_commit', 'off', true) IS NOT NULL)
 				  ON CONFLICT (tenant_id, operation, idempotency_key) DO NOTHING
 				  RETURNING 1
 				)
