@@ -54,7 +54,14 @@ public enum Outcome {
 	 * The request's sequence number was lower than the highest one processed for its scope, so it
 	 * was refused with 409 and did not run, nothing stored.
 	 */
-	STALE_SEQUENCE;
+	STALE_SEQUENCE,
+
+	/**
+	 * The request ended before its asynchronous work, whose end the starter cannot see (a
+	 * {@code DeferredResult} past its timeout, say): nothing was stored or released, and the key
+	 * frees when its lease runs out.
+	 */
+	ABANDONED;
 
 	private final String tag = name().toLowerCase(Locale.ROOT);
 

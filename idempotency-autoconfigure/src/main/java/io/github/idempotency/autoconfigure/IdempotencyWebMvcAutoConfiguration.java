@@ -12,8 +12,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.HandlerExceptionResolver;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import io.github.idempotency.OutcomeClassifier;
@@ -27,6 +29,7 @@ import io.github.idempotency.internal.web.IdempotencyExceptionResolver;
 import io.github.idempotency.internal.web.IdempotencyFilter;
 import io.github.idempotency.internal.web.IdempotencyHandlerInterceptor;
 import io.github.idempotency.internal.web.IdempotencyProblemAdvice;
+import io.github.idempotency.internal.web.LateResultRenderer;
 import io.github.idempotency.internal.web.StoredHeaderPolicy;
 import io.github.idempotency.internal.web.WebExecutionFinisher;
 import io.github.idempotency.internal.web.WebIdempotencyHandler;
@@ -65,8 +68,10 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	WebExecutionFinisher webExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy,
-			IdempotencyProperties properties) {
-		return new WebExecutionFinisher(classifier, headerPolicy, properties.describedByLink());
+			IdempotencyProperties properties, ObjectProvider<RequestMappingHandlerAdapter> handlerAdapters,
+			ObjectProvider<HandlerExceptionResolver> exceptionResolvers) {
+		return new WebExecutionFinisher(classifier, headerPolicy, properties.describedByLink(),
+				new LateResultRenderer(handlerAdapters, exceptionResolvers));
 	}
 
 	@Bean

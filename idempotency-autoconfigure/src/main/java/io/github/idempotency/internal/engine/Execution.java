@@ -246,6 +246,16 @@ public final class Execution {
 	}
 
 	/**
+	 * Leave the key to its lease: the work under it may still run, but its end cannot be seen, so
+	 * the key is neither stored nor released; it frees when its lease runs out.
+	 */
+	public void abandon() {
+		begin();
+		stopHeartbeat();
+		end(Outcome.ABANDONED);
+	}
+
+	/**
 	 * Raise the highest sequence number of the call's scope to its own, before the operation runs:
 	 * in ATOMIC mode in the operation's transaction, so that a rollback undoes it and concurrent
 	 * calls of one scope take turns on it; in LEASED mode at once, as the claim. A lower number

@@ -4,33 +4,27 @@ import java.lang.reflect.Method;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 
-import jakarta.servlet.http.HttpServletRequest;
-
-import org.springframework.web.context.request.NativeWebRequest;
-import org.springframework.web.context.request.async.CallableProcessingInterceptor;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.context.request.async.WebAsyncTask;
-import org.springframework.web.context.request.async.WebAsyncUtils;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
-import io.github.idempotency.IdempotencyContext;
-import io.github.idempotency.internal.engine.Execution;
-
 /**
- * What the web path needs to know of handler return types: which answer asynchronously, what to
- * return for a handler that is replayed instead of run, and how the idempotency context reaches
- * a {@code Callable}'s thread.
+ * What the web path needs to know of handler return types: which answer asynchronously, and what
+ * to return for a handler that is replayed instead of run.
  */
 final class AsyncReturnTypes {
-
-	private static final String CONTEXT_INTERCEPTOR = AsyncReturnTypes.class.getName() + ".context";
 
 	private AsyncReturnTypes() {
 	}
 
 	static boolean isAsync(Method method) {
-		Class<?> type = method.getReturnType();
+		return isAsync(method.getReturnType());
+	}
+
+	private static boolean isAsync(Class<?> type) {
 		return Callable.class.isAssignableFrom(type) || WebAsyncTask.class.isAssignableFrom(type)
 				|| DeferredResult.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)
 				|| ResponseBodyEmitter.class.isAssignableFrom(type)
@@ -56,32 +50,13 @@ final class AsyncReturnTypes {
 	}
 
 	/**
-	 * Open the execution's context on the thread that runs a {@code Callable} or
-	 * {@code WebAsyncTask} the handler returned.
+	 * Return whether a value a handler returned is answered asynchronously.
 	 */
-	static void propagateContext(HttpServletRequest request, Execution execution, Object result) {
-		if (!(result instanceof Callable<?>) && !(result instanceof WebAsyncTask<?>)) {
-			return;
+	static boolean isAsyncValue(@Nullable Object value) {
+		if (value instanceof ResponseEntity<?> entity) {
+			return isAsyncValue(entity.getBody());
 		}
-		ThreadLocal<IdempotencyContext.Scope> scope = new ThreadLocal<>();
-		WebAsyncUtils.getAsyncManager(request)
-			.registerCallableInterceptor(CONTEXT_INTERCEPTOR, new CallableProcessingInterceptor() {
-
-				@Override
-				public <T> void preProcess(NativeWebRequest webRequest, Callable<T> task) {
-					scope.set(IdempotencyContext.open(execution.context()));
-				}
-
-				@Override
-				public <T> void postProcess(NativeWebRequest webRequest, Callable<T> task, Object value) {
-					IdempotencyContext.Scope opened = scope.get();
-					if (opened != null) {
-						opened.close();
-						scope.remove();
-					}
-				}
-
-			});
+		return value != null && isAsync(value.getClass());
 	}
 
 }

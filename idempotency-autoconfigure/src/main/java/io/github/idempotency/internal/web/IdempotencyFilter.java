@@ -67,8 +67,9 @@ public class IdempotencyFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * Release the key of an asynchronous request that ends without the dispatch that finishes
-	 * it, such as one whose client went away; a finished exchange is not finished again.
+	 * Note when an asynchronous request times out or fails before its work answers it, and finish
+	 * one that ends without the dispatch that finishes it, such as one whose client went away; a
+	 * finished exchange is not finished again.
 	 */
 	private void finishWhenAsyncEndsUnseen(HttpServletRequest request, WebIdempotencyExchange exchange) {
 		if (exchange.execution() == null) {
@@ -79,15 +80,17 @@ public class IdempotencyFilter extends OncePerRequestFilter {
 			@Override
 			public void onComplete(AsyncEvent event) {
 				IdempotencyFilter.this.finisher.finish(exchange, (HttpServletRequest) event.getSuppliedRequest(),
-						new IllegalStateException("The asynchronous request ended without a last dispatch"));
+						new AsyncRequestEndedUnseenException());
 			}
 
 			@Override
 			public void onTimeout(AsyncEvent event) {
+				exchange.markEndedEarly();
 			}
 
 			@Override
 			public void onError(AsyncEvent event) {
+				exchange.markEndedEarly();
 			}
 
 			@Override

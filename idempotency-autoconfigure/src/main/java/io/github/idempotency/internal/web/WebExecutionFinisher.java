@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
+import org.springframework.web.method.HandlerMethod;
 
 import io.github.idempotency.Disposition;
 import io.github.idempotency.IdempotencyException;
@@ -39,11 +40,14 @@ public class WebExecutionFinisher {
 
 	private final @Nullable String describedBy;
 
+	private final LateResultRenderer lateResults;
+
 	public WebExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy,
-			@Nullable String describedBy) {
+			@Nullable String describedBy, LateResultRenderer lateResults) {
 		this.classifier = classifier;
 		this.headerPolicy = headerPolicy;
 		this.describedBy = describedBy;
+		this.lateResults = lateResults;
 	}
 
 	/**
@@ -67,6 +71,16 @@ public class WebExecutionFinisher {
 				return;
 			}
 			Execution execution = exchange.execution();
+			if (execution != null && exchange.endedBeforeItsWork(unresolved)) {
+				detach(exchange, request, execution);
+				if (unresolved != null) {
+					response.discard();
+				}
+				else {
+					response.sendCaptured();
+				}
+				return;
+			}
 			if (unresolved != null) {
 				if (execution != null) {
 					logger.debug("{} failed with {}; its key is released", execution.key(), unresolved.toString());
@@ -87,23 +101,64 @@ public class WebExecutionFinisher {
 		}
 	}
 
-	private void store(WebIdempotencyExchange exchange, HttpServletRequest request, Execution execution,
-			CapturingResponse response) throws IOException {
-		if (response.isErrorSent() && response.capturedBody().length == 0) {
-			response.setContentType(IdempotencyResponses.PROBLEM_JSON);
-			response.getOutputStream()
-				.write(IdempotencyResponses.statusProblem(response.getStatus(), request.getRequestURI()));
-		}
-		if (this.classifier.classify(response.getStatus(), exchange.failure()) == Disposition.RELEASE) {
-			releaseQuietly(execution, FailureTypes.of(response.getStatus(), exchange.failure()));
-			response.sendCaptured();
+	/**
+	 * The request ended (a timeout, a client gone) while its asynchronous work may still run: the
+	 * key stays claimed, its lease renewed, until the work ends; then its result is rendered and
+	 * stored, or the key released. Work that never started is cancelled and its key released; work
+	 * whose end cannot be seen leaves its key to its lease.
+	 */
+	private void detach(WebIdempotencyExchange exchange, HttpServletRequest request, Execution execution) {
+		AsyncWork work = exchange.work();
+		if (work.cancelIfNotStarted()) {
+			logger.debug("{}: its request ended before its work started; its key is released", execution.key());
+			releaseQuietly(execution, FailureTypes.of(new AsyncRequestEndedUnseenException()));
 			return;
 		}
-		StoredResponse stored = new StoredResponse(response.getStatus(), this.headerPolicy.select(response),
-				response.capturedBody());
+		if (!work.observable()) {
+			logger.warn("{}: its request ended before its asynchronous result, set by work the starter cannot "
+					+ "follow; its key frees when its lease runs out", execution.key());
+			execution.abandon();
+			return;
+		}
+		logger.debug("{}: its request ended before its asynchronous work; the key is held until the work ends",
+				execution.key());
+		DetachedRequest detached = DetachedRequest.of(request);
+		HandlerMethod handler = exchange.handler();
+		work.whenEnded((value, failure) -> finishLate(detached, handler, execution, value, failure));
+	}
+
+	private void finishLate(DetachedRequest request, HandlerMethod handler, Execution execution,
+			@Nullable Object value, @Nullable Throwable failure) {
+		CapturingResponse response;
+		try {
+			response = this.lateResults.render(request, handler, value, failure);
+		}
+		catch (Exception ex) {
+			logger.warn("Could not render the late result of {}; its key frees when its lease runs out",
+					execution.key(), ex);
+			execution.abandon();
+			return;
+		}
+		if (response == null) {
+			logger.debug("{}: its late work failed with {}; its key is released", execution.key(), failure);
+			releaseQuietly(execution, FailureTypes.of(failure));
+			return;
+		}
+		try {
+			settle(execution, request, response, failure);
+			logger.debug("{}: the late result of its work is settled", execution.key());
+		}
+		catch (RuntimeException | IOException ex) {
+			logger.warn("Could not store the late result of {}; its key frees when its lease runs out",
+					execution.key(), ex);
+		}
+	}
+
+	private void store(WebIdempotencyExchange exchange, HttpServletRequest request, Execution execution,
+			CapturingResponse response) throws IOException {
 		Completion completion;
 		try {
-			completion = execution.complete(stored, exchange.failure() != null);
+			completion = settle(execution, request, response, exchange.failure());
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not store the response of {}; answering 503, and the key frees when its lease runs out",
@@ -111,6 +166,35 @@ public class WebExecutionFinisher {
 			sendProblem(response, request, new IdempotencyStoreUnavailableException(ex));
 			return;
 		}
+		if (completion == null) {
+			response.sendCaptured();
+			return;
+		}
+		answer(request, execution, response, completion);
+	}
+
+	/**
+	 * Store a handler's response, or release its key when it is transient.
+	 * @return how the completion ended, or {@code null} if the key was released
+	 */
+	private @Nullable Completion settle(Execution execution, HttpServletRequest request, CapturingResponse response,
+			@Nullable Throwable failure) throws IOException {
+		if (response.isErrorSent() && response.capturedBody().length == 0) {
+			response.setContentType(IdempotencyResponses.PROBLEM_JSON);
+			response.getOutputStream()
+				.write(IdempotencyResponses.statusProblem(response.getStatus(), request.getRequestURI()));
+		}
+		if (this.classifier.classify(response.getStatus(), failure) == Disposition.RELEASE) {
+			releaseQuietly(execution, FailureTypes.of(response.getStatus(), failure));
+			return null;
+		}
+		StoredResponse stored = new StoredResponse(response.getStatus(), this.headerPolicy.select(response),
+				response.capturedBody());
+		return execution.complete(stored, failure != null);
+	}
+
+	private void answer(HttpServletRequest request, Execution execution, CapturingResponse response,
+			Completion completion) throws IOException {
 		if (completion instanceof Completion.Stored) {
 			response.sendCaptured();
 		}

@@ -3,7 +3,11 @@ package io.github.idempotency.internal.web;
 import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.BridgeMethodResolver;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
+import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
+import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 
@@ -35,6 +39,12 @@ final class WebIdempotencyExchange {
 	private volatile StoredResponse replay;
 
 	private volatile Throwable failure;
+
+	private volatile @Nullable AsyncWork work;
+
+	private volatile @Nullable HandlerMethod handler;
+
+	private volatile boolean endedEarly;
 
 	private final AtomicBoolean finished = new AtomicBoolean();
 
@@ -93,6 +103,49 @@ final class WebIdempotencyExchange {
 
 	void start(Execution execution) {
 		this.execution = execution;
+	}
+
+	/**
+	 * Follow the asynchronous work the handler returned, and remember the handler, which renders
+	 * the work's result should the request end first.
+	 */
+	void answeredAsynchronously(AsyncWork work, HandlerMethod handler) {
+		this.work = work;
+		this.handler = handler;
+	}
+
+	@Nullable AsyncWork work() {
+		return this.work;
+	}
+
+	@Nullable HandlerMethod handler() {
+		return this.handler;
+	}
+
+	/**
+	 * Note that the request timed out or failed (a client gone) while its asynchronous work ran:
+	 * whatever answers it from now on is not the work's result.
+	 */
+	void markEndedEarly() {
+		this.endedEarly = true;
+	}
+
+	/**
+	 * Return whether the request ended without the result of its asynchronous work: it timed out,
+	 * its client went away, or the given failure says so.
+	 * @param unresolved what the request ended with that no handler resolved, or {@code null}
+	 * @return whether the response is not the work's result
+	 */
+	boolean endedBeforeItsWork(@Nullable Throwable unresolved) {
+		if (this.work == null) {
+			return false;
+		}
+		return this.endedEarly || endsEarly(this.failure) || endsEarly(unresolved);
+	}
+
+	private static boolean endsEarly(@Nullable Throwable failure) {
+		return failure instanceof AsyncRequestTimeoutException || failure instanceof AsyncRequestNotUsableException
+				|| failure instanceof AsyncRequestEndedUnseenException;
 	}
 
 	Execution execution() {

@@ -8,6 +8,7 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.Ordered;
+import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerMapping;
 
 import io.github.idempotency.FingerprintRequest;
@@ -156,13 +157,23 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 			this.exchange.start(execution);
 			try {
 				Object result = this.invocation.proceed();
-				AsyncReturnTypes.propagateContext(this.exchange.request(), execution, result);
-				return result;
+				AsyncWork work = AsyncWork.of(result, this.attributes.method(), this.exchange.request(), execution);
+				if (work == null) {
+					return result;
+				}
+				this.exchange.answeredAsynchronously(work, handlerMethod());
+				return work.result();
 			}
 			catch (Throwable ex) {
 				this.exchange.recordFailure(ex);
 				throw ex;
 			}
+		}
+
+		private HandlerMethod handlerMethod() {
+			Object bean = this.invocation.getThis();
+			return new HandlerMethod(bean, AopUtils.getMostSpecificMethod(this.invocation.getMethod(),
+					AopUtils.getTargetClass(bean)));
 		}
 
 		@Override
