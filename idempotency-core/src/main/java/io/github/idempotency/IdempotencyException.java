@@ -12,8 +12,9 @@ import org.springframework.web.ErrorResponseException;
 /**
  * Base class of the exceptions with which the starter refuses a request: each is a Spring
  * {@link org.springframework.web.ErrorResponse} with an RFC 9457 problem of a stable
- * {@code urn:problem-type:idempotency:*} type, which applications customise with the usual
- * {@code @ControllerAdvice} and {@code ResponseEntityExceptionHandler} hooks.
+ * {@code urn:problem-type:idempotency:*} type. The refusals of {@code @Idempotent} handlers are
+ * answered by the starter itself, whose problems an {@link IdempotencyProblemCustomizer} shapes;
+ * those of bean methods reach their caller as exceptions.
  */
 public abstract class IdempotencyException extends ErrorResponseException {
 

@@ -18,6 +18,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
+import io.github.idempotency.IdempotencyProblemCustomizer;
 import io.github.idempotency.OutcomeClassifier;
 import io.github.idempotency.internal.engine.IdempotencyEngine;
 import io.github.idempotency.internal.engine.IdempotentInvocation;
@@ -33,6 +34,7 @@ import io.github.idempotency.internal.web.LateResultRenderer;
 import io.github.idempotency.internal.web.StoredHeaderPolicy;
 import io.github.idempotency.internal.web.WebExecutionFinisher;
 import io.github.idempotency.internal.web.WebIdempotencyHandler;
+import io.github.idempotency.internal.web.WebProblems;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the HTTP contract for {@code @Idempotent}
@@ -59,18 +61,24 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	}
 
 	@Bean
+	WebProblems idempotencyWebProblems(IdempotencyProperties properties,
+			ObjectProvider<IdempotencyProblemCustomizer> customizers) {
+		return new WebProblems(properties.describedByLink(), customizers.orderedStream().toList());
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	WebIdempotencyHandler webIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
-			IdempotencyProperties properties) {
-		return new WebIdempotencyHandler(invocation, keyEvaluator, properties.getKeyHeader());
+			IdempotencyProperties properties, WebProblems problems) {
+		return new WebIdempotencyHandler(invocation, keyEvaluator, properties.getKeyHeader(), problems);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	WebExecutionFinisher webExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy,
-			IdempotencyProperties properties, ObjectProvider<RequestMappingHandlerAdapter> handlerAdapters,
+			WebProblems problems, ObjectProvider<RequestMappingHandlerAdapter> handlerAdapters,
 			ObjectProvider<HandlerExceptionResolver> exceptionResolvers) {
-		return new WebExecutionFinisher(classifier, headerPolicy, properties.describedByLink(),
+		return new WebExecutionFinisher(classifier, headerPolicy, problems,
 				new LateResultRenderer(handlerAdapters, exceptionResolvers));
 	}
 
@@ -86,9 +94,9 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	IdempotencyHandlerInterceptor idempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource,
-			WebExecutionFinisher finisher, IdempotencyProperties properties) {
+			WebExecutionFinisher finisher, IdempotencyProperties properties, WebProblems problems) {
 		return new IdempotencyHandlerInterceptor(attributeSource, finisher, properties.getMaxBodySize().toBytes(),
-				properties.describedByLink());
+				problems);
 	}
 
 	@Bean
@@ -106,8 +114,8 @@ public final class IdempotencyWebMvcAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	IdempotencyProblemAdvice idempotencyProblemAdvice(IdempotencyProperties properties) {
-		return new IdempotencyProblemAdvice(properties.describedByLink());
+	IdempotencyProblemAdvice idempotencyProblemAdvice(WebProblems problems) {
+		return new IdempotencyProblemAdvice(problems);
 	}
 
 	@Bean

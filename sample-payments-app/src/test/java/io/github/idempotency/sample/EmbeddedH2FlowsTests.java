@@ -111,7 +111,7 @@ class EmbeddedH2FlowsTests {
 		assertThat(rest.put("/sync/products/H2-1", product(0, 100)).statusCode()).isEqualTo(201);
 		assertThat(json(rest.put("/sync/products/H2-1", product(1, 100))).get("version").asLong()).isEqualTo(2);
 		HttpResponse<byte[]> stale = rest.put("/sync/products/H2-1", product(1, 200));
-		assertThat(stale.statusCode()).isEqualTo(412);
+		assertThat(stale.statusCode()).isEqualTo(422);
 		assertThat(json(rest.put("/sync/users/h2-user",
 				"{\"baseVersion\":0,\"email\":\"h2@example.com\",\"consents\":{\"marketing\":true}}"))
 			.get("consents")

@@ -3,7 +3,6 @@ package io.github.idempotency.internal.web;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.jspecify.annotations.Nullable;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.ModelAndView;
@@ -28,14 +27,14 @@ public class IdempotencyHandlerInterceptor implements HandlerInterceptor {
 
 	private final long maxBodySize;
 
-	private final @Nullable String describedBy;
+	private final WebProblems problems;
 
 	public IdempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource, WebExecutionFinisher finisher,
-			long maxBodySize, @Nullable String describedBy) {
+			long maxBodySize, WebProblems problems) {
 		this.attributeSource = attributeSource;
 		this.finisher = finisher;
 		this.maxBodySize = maxBodySize;
-		this.describedBy = describedBy;
+		this.problems = problems;
 	}
 
 	@Override
@@ -59,7 +58,7 @@ public class IdempotencyHandlerInterceptor implements HandlerInterceptor {
 				exchange.request().buffer(this.maxBodySize);
 			}
 			catch (RequestBodyTooLargeException ex) {
-				IdempotencyResponses.writeProblem(request, response, ex, this.describedBy);
+				this.problems.write(request, response, ex);
 				return false;
 			}
 		}
@@ -68,15 +67,15 @@ public class IdempotencyHandlerInterceptor implements HandlerInterceptor {
 	}
 
 	/**
-	 * A replayed request's handler was not run; the stored response replaces whatever view it
-	 * would have rendered.
+	 * A replayed or refused request's handler was not run; the starter's answer replaces whatever
+	 * view it would have rendered.
 	 */
 	@Override
 	public void postHandle(HttpServletRequest request, HttpServletResponse response, Object handler,
 			ModelAndView modelAndView) {
 		WebIdempotencyExchange exchange = (WebIdempotencyExchange) request
 			.getAttribute(WebIdempotencyExchange.ATTRIBUTE);
-		if (modelAndView != null && exchange != null && exchange.isReplay()) {
+		if (modelAndView != null && exchange != null && exchange.isAnsweredByTheStarter()) {
 			modelAndView.clear();
 		}
 	}

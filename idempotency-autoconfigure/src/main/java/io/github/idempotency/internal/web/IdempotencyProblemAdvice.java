@@ -1,6 +1,7 @@
 package io.github.idempotency.internal.web;
 
-import org.jspecify.annotations.Nullable;
+import jakarta.servlet.http.HttpServletRequest;
+
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -13,33 +14,27 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import io.github.idempotency.IdempotencyException;
 
 /**
- * Answers the refusals of the starter as RFC 9457 problems, after any {@code @ControllerAdvice} of
- * the application that handles them (or {@code ErrorResponseException}) first.
+ * Answers as RFC 9457 problems the refusals of {@code @Idempotent} bean methods called from a web
+ * request (the refusals of {@code @Idempotent} handlers are answered before any exception handler
+ * sees them), after any {@code @ControllerAdvice} of the application that handles them first.
  */
 @ControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
 public class IdempotencyProblemAdvice {
 
-	private final @Nullable String describedBy;
+	private final WebProblems problems;
 
-	/**
-	 * Create the advice.
-	 * @param describedBy the {@code Link} header that points clients to documentation, or
-	 * {@code null}
-	 */
-	public IdempotencyProblemAdvice(@Nullable String describedBy) {
-		this.describedBy = describedBy;
+	public IdempotencyProblemAdvice(WebProblems problems) {
+		this.problems = problems;
 	}
 
 	@ExceptionHandler(IdempotencyException.class)
-	ResponseEntity<ProblemDetail> handleIdempotencyException(IdempotencyException ex) {
-		HttpHeaders headers = new HttpHeaders();
-		headers.putAll(ex.getHeaders());
-		if (this.describedBy != null) {
-			headers.add(HttpHeaders.LINK, this.describedBy);
-		}
+	ResponseEntity<ProblemDetail> handleIdempotencyException(IdempotencyException ex, HttpServletRequest request) {
+		HttpHeaders headers = this.problems.headers(ex);
 		headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
-		return ResponseEntity.status(ex.getStatusCode()).headers(headers).body(ex.getBody());
+		return ResponseEntity.status(ex.getStatusCode())
+			.headers(headers)
+			.body(this.problems.problem(ex, request.getRequestURI()));
 	}
 
 }

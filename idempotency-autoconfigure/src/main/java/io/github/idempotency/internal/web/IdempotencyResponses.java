@@ -59,35 +59,6 @@ public final class IdempotencyResponses {
 	}
 
 	/**
-	 * Write the problem an exception stands for, with its headers, such as {@code Retry-After}.
-	 * @param request the request, for the problem's {@code instance}
-	 * @param response the response to write to
-	 * @param ex the exception
-	 * @param describedBy the {@code Link} header to documentation, or {@code null}
-	 * @throws IOException if writing fails
-	 */
-	static void writeProblem(HttpServletRequest request, HttpServletResponse response, IdempotencyException ex,
-			@Nullable String describedBy) throws IOException {
-		ex.getHeaders().forEach((name, values) -> values.forEach((value) -> response.addHeader(name, value)));
-		if (describedBy != null) {
-			response.addHeader(HttpHeaders.LINK, describedBy);
-		}
-		write(response, ex.getStatusCode().value(), problemBody(ex, request));
-	}
-
-	/**
-	 * Return the problem body an exception stands for.
-	 * @param ex the exception
-	 * @param request the request, for the problem's {@code instance}
-	 * @return the body
-	 */
-	static byte[] problemBody(IdempotencyException ex, HttpServletRequest request) {
-		ProblemDetail body = ex.getBody();
-		return problem(body.getType().toString(), body.getTitle(), body.getStatus(), body.getDetail(),
-				request.getRequestURI());
-	}
-
-	/**
 	 * Return a problem body for a status that a handler sent without a body of its own.
 	 * @param status the status
 	 * @param instance the request path
@@ -97,14 +68,6 @@ public final class IdempotencyResponses {
 		HttpStatus resolved = HttpStatus.resolve(status);
 		return problem("about:blank", (resolved != null) ? resolved.getReasonPhrase() : "Error", status, null,
 				instance);
-	}
-
-	private static void write(HttpServletResponse response, int status, byte[] body) throws IOException {
-		response.setStatus(status);
-		response.setContentType(PROBLEM_JSON);
-		response.setContentLength(body.length);
-		response.getOutputStream().write(body);
-		response.flushBuffer();
 	}
 
 	private static byte[] problem(String type, String title, int status, String detail, String instance) {

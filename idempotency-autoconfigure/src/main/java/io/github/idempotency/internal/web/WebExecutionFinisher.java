@@ -10,7 +10,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpHeaders;
 import org.springframework.web.method.HandlerMethod;
 
 import io.github.idempotency.Disposition;
@@ -38,15 +37,15 @@ public class WebExecutionFinisher {
 
 	private final StoredHeaderPolicy headerPolicy;
 
-	private final @Nullable String describedBy;
+	private final WebProblems problems;
 
 	private final LateResultRenderer lateResults;
 
-	public WebExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy,
-			@Nullable String describedBy, LateResultRenderer lateResults) {
+	public WebExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy, WebProblems problems,
+			LateResultRenderer lateResults) {
 		this.classifier = classifier;
 		this.headerPolicy = headerPolicy;
-		this.describedBy = describedBy;
+		this.problems = problems;
 		this.lateResults = lateResults;
 	}
 
@@ -67,6 +66,12 @@ public class WebExecutionFinisher {
 		try {
 			if (exchange.isReplay()) {
 				sendReplay(response, exchange.replay());
+				exchange.markAnswered();
+				return;
+			}
+			StoredResponse refusal = exchange.refusal();
+			if (refusal != null) {
+				response.sendInstead(refusal.status(), refusal.headers(), refusal.body());
 				exchange.markAnswered();
 				return;
 			}
@@ -224,12 +229,8 @@ public class WebExecutionFinisher {
 
 	private void sendProblem(CapturingResponse response, HttpServletRequest request, IdempotencyException ex)
 			throws IOException {
-		Map<String, List<String>> headers = new LinkedHashMap<>(ex.getHeaders().asMultiValueMap());
-		headers.put("Content-Type", List.of(IdempotencyResponses.PROBLEM_JSON));
-		if (this.describedBy != null) {
-			headers.put(HttpHeaders.LINK, List.of(this.describedBy));
-		}
-		response.sendInstead(ex.getStatusCode().value(), headers, IdempotencyResponses.problemBody(ex, request));
+		StoredResponse problem = this.problems.response(ex, request);
+		response.sendInstead(problem.status(), problem.headers(), problem.body());
 	}
 
 	private static void releaseQuietly(Execution execution, String failure) {

@@ -38,6 +38,8 @@ final class WebIdempotencyExchange {
 
 	private volatile StoredResponse replay;
 
+	private volatile @Nullable StoredResponse refusal;
+
 	private volatile Throwable failure;
 
 	private volatile @Nullable AsyncWork work;
@@ -166,6 +168,27 @@ final class WebIdempotencyExchange {
 
 	boolean isReplay() {
 		return this.replay != null;
+	}
+
+	/**
+	 * Answer this request with the starter's refusal, decided before its handler ran, instead of
+	 * what the handler chain writes; no exception handler of the application sees it.
+	 * @param problem the problem response
+	 */
+	void refuse(StoredResponse problem) {
+		this.refusal = problem;
+	}
+
+	@Nullable StoredResponse refusal() {
+		return this.refusal;
+	}
+
+	/**
+	 * Return whether the starter answers this request itself, with a replay or a refusal.
+	 * @return whether the handler chain's response is replaced
+	 */
+	boolean isAnsweredByTheStarter() {
+		return this.replay != null || this.refusal != null;
 	}
 
 	void recordFailure(Throwable failure) {

@@ -12,6 +12,7 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerMapping;
 
 import io.github.idempotency.FingerprintRequest;
+import io.github.idempotency.IdempotencyException;
 import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.internal.engine.Execution;
 import io.github.idempotency.internal.engine.IdempotencyKeys;
@@ -26,9 +27,10 @@ import io.github.idempotency.store.StoredResponse;
 
 /**
  * The entry point of {@code @Idempotent} Spring MVC handler methods: the key comes from the key
- * header (or the key expression), the fingerprint from the request. A replay is returned as no
- * value, which the stored response replaces; the response itself is stored when the exchange
- * finishes, once the handler's response is complete.
+ * header (or the key expression), the fingerprint from the request. A replay or a refusal is
+ * returned as no value, which the starter's answer replaces, out of reach of the application's
+ * exception handlers; the response itself is stored when the exchange finishes, once the
+ * handler's response is complete.
  */
 public class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 
@@ -38,11 +40,14 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 
 	private final String keyHeader;
 
+	private final WebProblems problems;
+
 	public WebIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
-			String keyHeader) {
+			String keyHeader, WebProblems problems) {
 		this.invocation = invocation;
 		this.keyEvaluator = keyEvaluator;
 		this.keyHeader = keyHeader;
+		this.problems = problems;
 	}
 
 	/**
@@ -63,7 +68,17 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 	public @Nullable Object invoke(MethodInvocation invocation, IdempotentAttributes attributes) throws Throwable {
 		WebIdempotencyExchange exchange = WebIdempotencyExchange.current();
 		exchange.markInvoked();
-		return this.invocation.invoke(new HandlerCall(exchange, invocation, attributes));
+		try {
+			return this.invocation.invoke(new HandlerCall(exchange, invocation, attributes));
+		}
+		catch (IdempotencyException ex) {
+			if (exchange.execution() != null) {
+				// Thrown by the handler's own work, such as an idempotent call it made.
+				throw ex;
+			}
+			exchange.refuse(this.problems.response(ex, exchange.request()));
+			return AsyncReturnTypes.noValue(attributes.method());
+		}
 	}
 
 	@Override

@@ -51,7 +51,7 @@ class ConcurrentSyncTests extends PostgresFlowTest {
 	}
 
 	@Test
-	void concurrentDifferentUpdatesOfOneVersionApplyOneAndRefuseTheOthersAsStale() throws Exception {
+	void concurrentDifferentUpdatesOfOneVersionApplyOneAndRefuseTheOthersAsAReusedVersion() throws Exception {
 		Duplicates updates;
 		try (TableLock lock = TableLock.exclusive(database(), "product")) {
 			updates = Duplicates.send(REQUESTS, (i) -> this.rest.put("/sync/products/" + this.id,
@@ -64,9 +64,9 @@ class ConcurrentSyncTests extends PostgresFlowTest {
 		assertThat(answers).filteredOn((answer) -> answer.statusCode() != 200)
 			.hasSize(REQUESTS - 1)
 			.allSatisfy((answer) -> {
-				assertThat(answer.statusCode()).isEqualTo(412);
-				assertThat(json(answer).get("type").asString())
-					.isEqualTo("https://payments.example/problems/stale-version");
+				assertThat(answer.statusCode()).isEqualTo(422);
+				assertThat(json(answer).get("type").asString()).isEqualTo("urn:problem-type:idempotency:key-reused");
+				assertThat(json(answer).get("currentVersion").asLong()).isEqualTo(2);
 			});
 		String winner = json(applied.get(0)).get("name").asString();
 		assertThat(this.db.rows("SELECT name, version FROM product WHERE id = ?", this.id).get(0))

@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code PUT /sync/products/{id}} applies an update to the version it was built on, keyed
  * {@code sync:product:{id}:{baseVersion}}: a duplicate replays, an update built on an older
- * version is refused with {@code 412 stale-version}, one built on a version that does not exist
+ * version is refused with {@code 422 key-reused} while the version's record lives and
+ * {@code 412 stale-version} after, one built on a version that does not exist
  * yet with {@code 412 unknown-version}, and the product changes only with accepted updates.
  */
 class ProductSyncTests extends PostgresFlowTest {
@@ -70,14 +71,14 @@ class ProductSyncTests extends PostgresFlowTest {
 	}
 
 	@Test
-	void differentUpdateBuiltOnAReplacedVersionIsRefusedAsStale() {
+	void differentUpdateBuiltOnAReplacedVersionIsRefusedAsAReusedVersionKey() {
 		sync(product(0, "Mug", 1200));
 		sync(product(1, "Mug", 1500));
 		HttpResponse<byte[]> stale = sync(product(1, "Cup", 900));
-		assertThat(stale.statusCode()).isEqualTo(412);
+		assertThat(stale.statusCode()).isEqualTo(422);
 		assertThat(stale.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 		JsonNode problem = json(stale);
-		assertThat(problem.get("type").asString()).isEqualTo(STALE);
+		assertThat(problem.get("type").asString()).isEqualTo("urn:problem-type:idempotency:key-reused");
 		assertThat(problem.get("baseVersion").asLong()).isOne();
 		assertThat(problem.get("currentVersion").asLong()).isEqualTo(2);
 		assertThat(row()).containsEntry("version", 2L).containsEntry("name", "Mug").containsEntry("price", 1500L);

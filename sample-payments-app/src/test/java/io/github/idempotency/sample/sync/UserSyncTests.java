@@ -63,8 +63,9 @@ class UserSyncTests extends PostgresFlowTest {
 		HttpResponse<byte[]> stale = sync(user(1, "ada@example.com", "{\"marketing\":true,\"profiling\":true}"));
 		assertThat(duplicate.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(duplicate.body()).isEqualTo(first.body());
-		assertThat(stale.statusCode()).isEqualTo(412);
-		assertThat(json(stale).get("type").asString()).isEqualTo("https://payments.example/problems/stale-version");
+		assertThat(stale.statusCode()).isEqualTo(422);
+		assertThat(json(stale).get("type").asString()).isEqualTo("urn:problem-type:idempotency:key-reused");
+		assertThat(json(stale).get("currentVersion").asLong()).isEqualTo(2);
 		assertThat(history()).extracting((row) -> row.get("purpose") + "=" + row.get("granted"))
 			.containsExactly("marketing=true", "marketing=false");
 		assertThat(this.db.rows("SELECT version FROM app_user WHERE id = ?", this.id).get(0))
