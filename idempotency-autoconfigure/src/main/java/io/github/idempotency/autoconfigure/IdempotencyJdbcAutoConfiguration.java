@@ -48,9 +48,9 @@ import io.github.idempotency.store.IdempotencyStore;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the JDBC idempotency store on the
- * application's {@link DataSource}: the store, its schema, its JPA entity when asked for, and, where the store is
- * this one (not an {@link IdempotencyStore} of the application's own), the scheduled purge and the
- * operator access that Actuator uses.
+ * application's {@link DataSource}: the store, its schema and its check, its JPA entity when asked
+ * for, and, where the store is this one (not an {@link IdempotencyStore} of the application's
+ * own), the scheduled purge and the operator access that Actuator uses.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)

@@ -28,7 +28,8 @@ public final class IdempotencyColumns {
 	private static final List<Table> TABLES = List.of(
 			new Table("idempotency_record",
 					List.of(key("tenant_id"), key("operation"), key("idempotency_key"),
-							required("status", Type.characters(16)), required("request_fingerprint", Type.characters(64)),
+							required("status", Type.characters(16)),
+							required("request_fingerprint", Type.characters(64)),
 							required("fencing_token", Type.UUID), optional("locked_until", Type.TIMESTAMP),
 							required("created_at", Type.TIMESTAMP), optional("completed_at", Type.TIMESTAMP),
 							required("expires_at", Type.TIMESTAMP), optional("response_status", Type.INTEGER),
