@@ -48,9 +48,9 @@ import io.github.idempotency.store.IdempotencyStore;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the JDBC idempotency store on the
- * application's {@link DataSource}: the store, its schema and JPA entity, and, where the store is
- * this one (not an {@link IdempotencyStore} of the application's own), the scheduled purge and the
- * operator access that Actuator uses.
+ * application's {@link DataSource}: the store, its schema and its check, its JPA entity when asked
+ * for, and, where the store is this one (not an {@link IdempotencyStore} of the application's
+ * own), the scheduled purge and the operator access that Actuator uses.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)
@@ -173,8 +173,16 @@ public final class IdempotencyJdbcAutoConfiguration {
 
 	}
 
+	/**
+	 * The read-only entity, in the application's persistence unit only when asked for: there,
+	 * Hibernate's {@code ddl-auto} would create or drop the starter's table (as
+	 * {@code create-drop}, the default on an embedded database, does), and with
+	 * {@code spring.jpa.defer-datasource-initialization} it would do so before the starter's
+	 * migrations run.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass({ EntityManagerFactoryBuilderCustomizer.class, jakarta.persistence.Entity.class })
+	@ConditionalOnBooleanProperty("idempotency.jdbc.jpa-entity")
 	static class JpaEntityConfiguration {
 
 		@Bean

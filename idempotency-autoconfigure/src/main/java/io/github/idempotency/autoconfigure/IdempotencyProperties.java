@@ -364,6 +364,15 @@ public class IdempotencyProperties {
 		 */
 		private String flywayHistoryTable = DEFAULT_FLYWAY_HISTORY_TABLE;
 
+		/**
+		 * Whether the read-only JPA entity IdempotencyRecordEntity joins the application's
+		 * persistence unit, for JPA queries of the records. It maps the table as the migrations
+		 * create it: use it with spring.jpa.hibernate.ddl-auto none, validate or update (create
+		 * and create-drop would recreate the table), without
+		 * spring.jpa.defer-datasource-initialization.
+		 */
+		private boolean jpaEntity;
+
 		public DatabaseInitializationMode getInitializeSchema() {
 			return this.initializeSchema;
 		}
@@ -378,6 +387,14 @@ public class IdempotencyProperties {
 
 		public void setFlywayHistoryTable(String flywayHistoryTable) {
 			this.flywayHistoryTable = flywayHistoryTable;
+		}
+
+		public boolean isJpaEntity() {
+			return this.jpaEntity;
+		}
+
+		public void setJpaEntity(boolean jpaEntity) {
+			this.jpaEntity = jpaEntity;
 		}
 
 	}

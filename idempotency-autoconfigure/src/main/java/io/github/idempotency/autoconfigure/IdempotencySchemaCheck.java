@@ -1,5 +1,6 @@
 package io.github.idempotency.autoconfigure;
 
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import javax.sql.DataSource;
@@ -11,10 +12,13 @@ import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import io.github.idempotency.internal.jdbc.DatabasePlatform;
+import io.github.idempotency.internal.jdbc.IdempotencyColumns;
+import io.github.idempotency.internal.jdbc.IdempotencyColumns.Shortfall;
 
 /**
- * Checks at start-up, once every migration has run, that the store's table exists, so that a
- * missing schema stops the start with what to do instead of failing every request.
+ * Checks at start-up, once every migration has run, that the store's tables exist with the
+ * columns, types and lengths its statements rely on, so that a missing or altered schema stops
+ * the start with what to do instead of failing requests, some after their operation ran.
  */
 class IdempotencySchemaCheck implements SmartInitializingSingleton {
 
@@ -35,15 +39,21 @@ class IdempotencySchemaCheck implements SmartInitializingSingleton {
 		if (!this.storeIsJdbc.getAsBoolean()) {
 			return;
 		}
+		JdbcTemplate jdbc = new JdbcTemplate(this.dataSource);
+		List<Shortfall> shortfalls;
 		try {
-			new JdbcTemplate(this.dataSource).queryForObject("SELECT COUNT(*) FROM idempotency_record WHERE 1 = 0",
-					Long.class);
+			jdbc.queryForObject("SELECT COUNT(*) FROM idempotency_record WHERE 1 = 0", Long.class);
+			shortfalls = IdempotencyColumns.shortfalls(jdbc, DatabasePlatform.of(this.dataSource));
 		}
 		catch (BadSqlGrammarException ex) {
 			throw new IdempotencySchemaMissingException(DatabasePlatform.of(this.dataSource), this.mode, ex);
 		}
 		catch (DataAccessException ex) {
 			// The database is unreachable right now: requests answer 503 until it is back.
+			return;
+		}
+		if (!shortfalls.isEmpty()) {
+			throw new IdempotencySchemaMismatchException(DatabasePlatform.of(this.dataSource), shortfalls);
 		}
 	}
 

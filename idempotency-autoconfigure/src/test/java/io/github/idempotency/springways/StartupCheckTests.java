@@ -1,13 +1,18 @@
 package io.github.idempotency.springways;
 
+import javax.sql.DataSource;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import io.github.idempotency.springways.nodb.NoDatabaseApplication;
+import io.github.idempotency.test.StarterColumns;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,6 +54,20 @@ class StartupCheckTests {
 		assertThatException().isThrownBy(() -> start(postgres(empty, "idempotency.jdbc.initialize-schema=never")));
 		assertThat(output).contains("APPLICATION FAILED TO START");
 		assertThat(output).contains("idempotency_record");
+	}
+
+	@Test
+	void aResponseColumnThatAnotherSchemaToolShortenedFailsTheStartWithWhatToDo(CapturedOutput output) {
+		PostgresTestDatabase database = PostgresTestDatabase.create("shortened");
+		DataSource dataSource = new SimpleDriverDataSource(new org.postgresql.Driver(), database.url(),
+				database.username(), database.password());
+		StarterColumns.asMigrated(dataSource);
+		new JdbcTemplate(dataSource)
+			.execute("ALTER TABLE idempotency_record ALTER COLUMN response_headers TYPE VARCHAR(255)");
+		assertThatException().isThrownBy(() -> start(postgres(database, "spring.flyway.enabled=false")));
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("idempotency_record.response_headers is varchar(255), not TEXT")
+			.contains("ALTER TABLE idempotency_record ALTER COLUMN response_headers SET DATA TYPE TEXT;");
 	}
 
 	@Test

@@ -5,6 +5,7 @@ import java.util.Locale;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
 
@@ -51,7 +52,8 @@ public enum DatabasePlatform {
 	 * Determine the platform of a data source from its metadata.
 	 * @param dataSource the data source
 	 * @return the platform
-	 * @throws IllegalStateException if the database is not supported
+	 * @throws UnsupportedDatabaseException if the database is not supported
+	 * @throws IllegalStateException if the database cannot be determined
 	 */
 	public static DatabasePlatform of(DataSource dataSource) {
 		String product;
@@ -64,7 +66,7 @@ public enum DatabasePlatform {
 		return fromProductName(product);
 	}
 
-	static DatabasePlatform fromProductName(String product) {
+	static DatabasePlatform fromProductName(@Nullable String product) {
 		String name = (product != null) ? product.toLowerCase(Locale.ROOT) : "";
 		if (name.contains("postgres")) {
 			return POSTGRESQL;
@@ -72,8 +74,7 @@ public enum DatabasePlatform {
 		if (name.equals("h2")) {
 			return H2;
 		}
-		throw new IllegalStateException("The idempotency store supports PostgreSQL and H2, not '" + product
-				+ "'; define an IdempotencyStore bean of your own for other databases");
+		throw new UnsupportedDatabaseException(product);
 	}
 
 }

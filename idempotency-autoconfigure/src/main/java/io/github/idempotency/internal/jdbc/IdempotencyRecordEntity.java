@@ -9,13 +9,18 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.ColumnDefault;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
 
 import io.github.idempotency.store.RecordStatus;
 
 /**
- * Read-only JPA view of the {@code idempotency_record} table, registered in the application's
- * persistence unit so that {@code ddl-auto=validate} checks the starter's schema and applications
- * can query records. The starter itself writes through {@code JdbcIdempotencyStore}.
+ * Read-only JPA view of the {@code idempotency_record} table, mapped column for column as the
+ * starter's migrations create it, so that Hibernate's {@code ddl-auto=update} or
+ * {@code validate} finds nothing to change; it joins the application's persistence unit only
+ * when {@code idempotency.jdbc.jpa-entity=true}. The starter itself writes through
+ * {@code JdbcIdempotencyStore}.
  */
 @Entity
 @Table(name = "idempotency_record")
@@ -25,6 +30,7 @@ public class IdempotencyRecordEntity {
 	private IdempotencyRecordId id;
 
 	@Enumerated(EnumType.STRING)
+	@JdbcTypeCode(SqlTypes.VARCHAR)
 	@Column(name = "status", nullable = false, length = 16)
 	private RecordStatus status;
 
@@ -49,16 +55,20 @@ public class IdempotencyRecordEntity {
 	@Column(name = "response_status")
 	private Integer responseStatus;
 
-	@Column(name = "response_headers")
+	// Unbounded, without a length: TEXT on PostgreSQL, CHARACTER VARYING on H2. A length would
+	// have Hibernate shrink the column, and fail the completion of longer responses.
+	@Column(name = "response_headers", columnDefinition = "character varying")
 	private String responseHeaders;
 
-	@Column(name = "response_body")
+	// BYTEA on PostgreSQL, BINARY VARYING on H2 (which reads bytea as such), unbounded on both.
+	@Column(name = "response_body", columnDefinition = "bytea")
 	private byte[] responseBody;
 
+	@ColumnDefault("1")
 	@Column(name = "attempts", nullable = false)
 	private int attempts;
 
-	@Column(name = "last_failure")
+	@Column(name = "last_failure", length = 255)
 	private String lastFailure;
 
 	@Column(name = "last_failure_at")

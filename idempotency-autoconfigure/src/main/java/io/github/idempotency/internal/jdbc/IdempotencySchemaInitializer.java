@@ -2,6 +2,8 @@ package io.github.idempotency.internal.jdbc;
 
 import javax.sql.DataSource;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
@@ -11,13 +13,17 @@ import org.springframework.util.ClassUtils;
 /**
  * Creates and upgrades the starter's tables at start-up, as the initialization mode asks, with
  * the starter's own Flyway migrations; Spring Boot runs it after the application's own Flyway or
- * Liquibase migrations and before the beans that depend on database initialization.
+ * Liquibase migrations and before its {@code spring.sql.init} scripts and the beans that depend on
+ * database initialization. On a database the starter has no migrations for, it creates nothing:
+ * the records are then in a store of the application's own, or the JDBC store refuses to start.
  *
  * @see IdempotencySchemaInitializerDetector
  */
 public class IdempotencySchemaInitializer implements InitializingBean, BeanClassLoaderAware {
 
 	private static final String FLYWAY = "org.flywaydb.core.Flyway";
+
+	private static final Logger logger = LoggerFactory.getLogger(IdempotencySchemaInitializer.class);
 
 	private final DataSource dataSource;
 
@@ -50,7 +56,14 @@ public class IdempotencySchemaInitializer implements InitializingBean, BeanClass
 		if (!initializes()) {
 			return;
 		}
-		DatabasePlatform platform = DatabasePlatform.of(this.dataSource);
+		DatabasePlatform platform;
+		try {
+			platform = DatabasePlatform.of(this.dataSource);
+		}
+		catch (UnsupportedDatabaseException ex) {
+			logger.debug("No idempotency schema migrations for {}", ex.product());
+			return;
+		}
 		if (!ClassUtils.isPresent(FLYWAY, this.classLoader)) {
 			throw new IdempotencyFlywayMissingException(platform, this.mode);
 		}

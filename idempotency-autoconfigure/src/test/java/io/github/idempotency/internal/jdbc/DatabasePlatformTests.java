@@ -8,6 +8,7 @@ import io.github.idempotency.test.TestDataSources;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
@@ -36,9 +37,11 @@ class DatabasePlatformTests {
 
 	@Test
 	void refusesOtherDatabasesPointingToACustomStore() {
-		assertThatIllegalStateException().isThrownBy(() -> DatabasePlatform.fromProductName("MySQL"))
+		assertThatExceptionOfType(UnsupportedDatabaseException.class)
+			.isThrownBy(() -> DatabasePlatform.fromProductName("MySQL"))
 			.withMessageContaining("'MySQL'")
-			.withMessageContaining("IdempotencyStore bean");
+			.withMessageContaining("IdempotencyStore bean")
+			.satisfies((ex) -> assertThat(ex.product()).isEqualTo("MySQL"));
 		assertThatIllegalStateException().isThrownBy(() -> DatabasePlatform.fromProductName(null));
 	}
 

@@ -21,6 +21,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.autoconfigure.IdempotencyAutoConfiguration;
@@ -32,6 +33,7 @@ import io.github.idempotency.store.RecordStatus;
 import io.github.idempotency.store.StoredResponse;
 import io.github.idempotency.store.jpa.app.AppConfiguration;
 import io.github.idempotency.store.jpa.app.AppOrder;
+import io.github.idempotency.test.StarterColumns;
 import io.github.idempotency.test.StarterMigrations;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
@@ -39,8 +41,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link IdempotencyRecordEntity} in an application's persistence unit: registered by the
- * starter, validated by Hibernate against the schema that the starter's migrations create, after
- * the application's own Flyway migrations.
+ * starter when asked for, validated by Hibernate against the schema that the starter's migrations
+ * create, after the application's own Flyway migrations, and mapped so exactly that Hibernate's
+ * {@code ddl-auto=update} changes nothing.
  */
 class IdempotencyRecordEntityTests {
 
@@ -51,7 +54,52 @@ class IdempotencyRecordEntityTests {
 				IdempotencyJdbcAutoConfiguration.class, IdempotencyAutoConfiguration.class))
 		.withUserConfiguration(AppConfiguration.class)
 		.withPropertyValues("spring.jpa.hibernate.ddl-auto=validate",
-				"spring.flyway.locations=classpath:db/schematest/app");
+				"spring.flyway.locations=classpath:db/schematest/app", "idempotency.jdbc.jpa-entity=true");
+
+	@Test
+	void byDefaultTheEntityStaysOutOfTheApplicationsPersistenceUnit() {
+		this.runner.withPropertyValues(h2())
+			.withPropertyValues("idempotency.jdbc.jpa-entity=false")
+			.run((context) -> assertThat(context.getBean(EntityManagerFactory.class).getMetamodel().getEntities())
+				.<Class<?>>extracting((entity) -> entity.getJavaType())
+				.containsExactly(AppOrder.class));
+	}
+
+	@Test
+	void ddlAutoUpdateLeavesTheColumnsAsMigratedOnPostgres() {
+		PostgresTestDatabase reference = PostgresTestDatabase.create("jpaupdateref");
+		List<String> migrated = StarterColumns.asMigrated(new SimpleDriverDataSource(new org.postgresql.Driver(),
+				reference.url(), reference.username(), reference.password()));
+		this.runner.withPropertyValues(postgres())
+			.withPropertyValues("spring.jpa.hibernate.ddl-auto=update")
+			.run((context) -> assertThat(StarterColumns.of(context.getBean(DataSource.class)))
+				.containsExactlyElementsOf(migrated));
+	}
+
+	@Test
+	void ddlAutoUpdateLeavesTheColumnsAsMigratedOnH2() {
+		List<String> migrated = StarterColumns.asMigrated(new SimpleDriverDataSource(new org.h2.Driver(),
+				h2()[0].substring("spring.datasource.url=".length()), "sa", ""));
+		this.runner.withPropertyValues(h2())
+			.withPropertyValues("spring.jpa.hibernate.ddl-auto=update")
+			.run((context) -> assertThat(StarterColumns.of(context.getBean(DataSource.class)))
+				.containsExactlyElementsOf(migrated));
+	}
+
+	/**
+	 * The mapping is the migrations' schema: where Hibernate drops the migrated table and creates
+	 * it again from the entity, every column has the migrated type, length, nullability and
+	 * default, and the start-up check finds nothing missing.
+	 */
+	@Test
+	void theTableHibernateCreatesFromTheEntityHasTheMigratedColumnsOnH2() {
+		List<String> migrated = StarterColumns.asMigrated(new SimpleDriverDataSource(new org.h2.Driver(),
+				h2()[0].substring("spring.datasource.url=".length()), "sa", ""));
+		this.runner.withPropertyValues(h2())
+			.withPropertyValues("spring.jpa.hibernate.ddl-auto=create")
+			.run((context) -> assertThat(StarterColumns.of(context.getBean(DataSource.class)))
+				.containsExactlyInAnyOrderElementsOf(migrated));
+	}
 
 	@Test
 	void validatesAndReadsRecordsOnPostgres() {
