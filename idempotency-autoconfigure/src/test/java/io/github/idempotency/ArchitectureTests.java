@@ -34,6 +34,7 @@ class ArchitectureTests {
 			"io.github.idempotency.IdempotencyContext",
 			// the exceptions an application may catch or customise (Spring ErrorResponses)
 			"io.github.idempotency.IdempotencyException", "io.github.idempotency.IdempotencyKeyInProgressException",
+			"io.github.idempotency.IdempotencyProblemCustomizer",
 			"io.github.idempotency.IdempotencyKeyMismatchException",
 			"io.github.idempotency.IdempotencyStoreUnavailableException",
 			"io.github.idempotency.IdempotentOperationFailedException", "io.github.idempotency.InvalidTenantException",

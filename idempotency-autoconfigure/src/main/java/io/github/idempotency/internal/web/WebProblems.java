@@ -53,6 +53,9 @@ public final class WebProblems {
 		problem.setType(original.getType());
 		problem.setTitle(original.getTitle());
 		problem.setDetail(original.getDetail());
+		if (original.getProperties() != null) {
+			original.getProperties().forEach(problem::setProperty);
+		}
 		if (instance != null) {
 			try {
 				problem.setInstance(URI.create(instance));
