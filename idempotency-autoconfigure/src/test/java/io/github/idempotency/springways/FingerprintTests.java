@@ -5,11 +5,13 @@ import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.idempotency.testsupport.Http;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The fingerprint tells different requests apart: uploaded files, extreme numbers, lone
- * surrogates and the content type.
+ * surrogates, the content type and the order of a repeated query parameter.
  */
 class FingerprintTests extends SpringWaysTest {
 
@@ -63,6 +65,36 @@ class FingerprintTests extends SpringWaysTest {
 		HttpResponse<byte[]> second = raw(key, "text/plain", "{\"a\":1}");
 		assertThat(first.statusCode()).isEqualTo(200);
 		assertThat(second.statusCode()).isEqualTo(422);
+	}
+
+	@Test
+	void sameKeyWithARepeatedQueryParameterInAnotherOrderIsAReusedKey() {
+		String key = unique();
+		HttpResponse<byte[]> first = route(key, "via=lisbon&via=madrid", "{\"value\":\"" + key + "\",\"weight\":1}");
+		HttpResponse<byte[]> reordered = route(key, "via=madrid&via=lisbon",
+				"{\"value\":\"" + key + "\",\"weight\":1}");
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(Http.text(first)).contains("[\"lisbon\",\"madrid\"]");
+		assertThat(reordered.statusCode()).isEqualTo(422);
+		assertThat(this.effects.count("routes", key)).isOne();
+	}
+
+	@Test
+	void sameRouteWithItsJsonFieldsAndOtherParametersReorderedIsReplayed() {
+		String key = unique();
+		HttpResponse<byte[]> first = route(key, "via=lisbon&express=true&via=madrid",
+				"{\"value\":\"" + key + "\",\"weight\":1}");
+		HttpResponse<byte[]> replay = route(key, "express=true&via=lisbon&via=madrid",
+				"{ \"weight\": 1, \"value\": \"" + key + "\" }");
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(replay.statusCode()).isEqualTo(200);
+		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(replay.body()).isEqualTo(first.body());
+		assertThat(this.effects.count("routes", key)).isOne();
+	}
+
+	private HttpResponse<byte[]> route(String key, String query, String json) {
+		return http().post("/routes?" + query).key(key).json(json).send();
 	}
 
 	private HttpResponse<byte[]> raw(String key, String contentType, String body) {

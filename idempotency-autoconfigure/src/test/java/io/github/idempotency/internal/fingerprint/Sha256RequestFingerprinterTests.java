@@ -28,6 +28,26 @@ class Sha256RequestFingerprinterTests {
 		assertThat(fingerprint("POST /payments", "/payments", null, JSON, "{\"amount\":100}")).isEqualTo(fingerprint);
 	}
 
+	/**
+	 * Records stored before the query and the charset counted as they do now still match their
+	 * retries: the fingerprints of requests without a repeated parameter, and of JSON without a
+	 * charset or in UTF-8, are the ones computed then.
+	 */
+	@Test
+	void fingerprintsOfRequestsWithoutARepeatedParameterOrACharsetOtherThanUtf8AreAsBefore() {
+		String payment = "{\"amount\":100,\"currency\":\"EUR\",\"payee\":\"Zo\u00eb\"}";
+		assertThat(fingerprint("POST /payments", "/payments", "expand=customer&dry-run=false", JSON, payment))
+			.isEqualTo("b5a47b925eba34a915215b076d180147d5a1a58ccafdaafe511972c8c4347828");
+		assertThat(fingerprint("POST /payments", "/payments", "expand=customer&dry-run=false",
+				"application/json; charset=UTF-8", payment))
+			.isEqualTo("b5a47b925eba34a915215b076d180147d5a1a58ccafdaafe511972c8c4347828");
+		assertThat(fingerprint("POST /payments", "/payments", "a=1&a-b=2&a.c=3&flag&ab=4", "application/json", "{}"))
+			.isEqualTo("1c3a3eda83867961b000ee0246e910fdd30dacf45cb8dfda55703d64ddaf1d42");
+		assertThat(fingerprint("POST /payments", "/payments", "a=1&a=2", JSON, payment)).isEqualTo("ff3069c39f379bc50ad1181a912beacb546a2294831c43857165c673abc45316");
+		assertThat(fingerprint("POST /notes", "/notes", "x=1", "text/plain", "a note")).isEqualTo("42daa268a8beb203a855b3f0cc5bd9bc6eb5c6e892a99082f932940b0ada9ce6");
+		assertThat(fingerprint("POST /notes", "/notes", null, null, "")).isEqualTo("857dfd8f39876b0153b7dae785c66f079793732efca486767f21fffbb04b44a5");
+	}
+
 	@Test
 	void operationChangesTheFingerprint() {
 		assertThat(fingerprint("POST /payments", "/payments", null, JSON, "{}"))
@@ -52,6 +72,25 @@ class Sha256RequestFingerprinterTests {
 	void orderOfQueryParametersDoesNotMatter() {
 		assertThat(fingerprint("GET /search", "/search", "a=1&b=2&c=3", null, ""))
 			.isEqualTo(fingerprint("GET /search", "/search", "c=3&a=1&b=2", null, ""));
+	}
+
+	@Test
+	void orderOfTheValuesOfARepeatedQueryParameterMatters() {
+		assertThat(fingerprint("GET /routes", "/routes", "via=A&via=B", null, ""))
+			.isNotEqualTo(fingerprint("GET /routes", "/routes", "via=B&via=A", null, ""));
+	}
+
+	@Test
+	void aParameterWithoutAValueIsOrderedWithTheOtherValuesOfItsName() {
+		assertThat(fingerprint("GET /routes", "/routes", "via&via=B", null, ""))
+			.isNotEqualTo(fingerprint("GET /routes", "/routes", "via=B&via", null, ""));
+	}
+
+	@Test
+	void repeatedQueryParametersMayBeInterleavedWithOthers() {
+		assertThat(fingerprint("GET /routes", "/routes", "via=B&a=1&via=A&z=2", null, ""))
+			.isEqualTo(fingerprint("GET /routes", "/routes", "z=2&via=B&via=A&a=1", null, ""))
+			.isNotEqualTo(fingerprint("GET /routes", "/routes", "z=2&via=A&via=B&a=1", null, ""));
 	}
 
 	@Test
