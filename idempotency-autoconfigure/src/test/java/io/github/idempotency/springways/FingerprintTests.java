@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The fingerprint tells different requests apart: uploaded files, extreme numbers, lone
- * surrogates, the content type and the order of a repeated query parameter.
+ * surrogates, the content type, its charset and the order of a repeated query parameter.
  */
 class FingerprintTests extends SpringWaysTest {
 
@@ -91,6 +91,39 @@ class FingerprintTests extends SpringWaysTest {
 		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(replay.body()).isEqualTo(first.body());
 		assertThat(this.effects.count("routes", key)).isOne();
+	}
+
+	@Test
+	void sameJsonBytesUnderAnotherCharsetIsAReusedKey() {
+		String key = unique();
+		byte[] zoe = ("{\"value\":\"" + key + "\",\"payee\":\"Zo\u00eb\"}").getBytes(StandardCharsets.UTF_8);
+		HttpResponse<byte[]> first = payee(key, "application/json;charset=UTF-8", zoe);
+		HttpResponse<byte[]> latin1 = payee(key, "application/json;charset=ISO-8859-1", zoe);
+		assertThat(first.statusCode()).isEqualTo(201);
+		assertThat(Http.text(first)).contains("Zo\u00eb");
+		assertThat(latin1.statusCode()).isEqualTo(422);
+		assertThat(this.effects.count("payees", key)).isOne();
+		HttpResponse<byte[]> latin1UnderANewKey = payee(unique(), "application/json;charset=ISO-8859-1", zoe);
+		assertThat(Http.text(latin1UnderANewKey)).contains("Zo\u00c3\u00ab");
+	}
+
+	@Test
+	void sameJsonWithItsFieldsReorderedAndItsCharsetImpliedIsReplayed() {
+		String key = unique();
+		byte[] zoe = ("{\"value\":\"" + key + "\",\"payee\":\"Zo\u00eb\"}").getBytes(StandardCharsets.UTF_8);
+		byte[] reordered = ("{ \"payee\": \"Zo\u00eb\", \"value\": \"" + key + "\" }")
+			.getBytes(StandardCharsets.UTF_8);
+		HttpResponse<byte[]> first = payee(key, "application/json;charset=UTF-8", zoe);
+		HttpResponse<byte[]> replay = payee(key, "application/json", reordered);
+		assertThat(first.statusCode()).isEqualTo(201);
+		assertThat(replay.statusCode()).isEqualTo(201);
+		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(replay.body()).isEqualTo(first.body());
+		assertThat(this.effects.count("payees", key)).isOne();
+	}
+
+	private HttpResponse<byte[]> payee(String key, String contentType, byte[] json) {
+		return http().post("/payees").key(key).body(contentType, json).send();
 	}
 
 	private HttpResponse<byte[]> route(String key, String query, String json) {

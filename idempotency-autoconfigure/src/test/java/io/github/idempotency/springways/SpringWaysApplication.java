@@ -350,6 +350,13 @@ public class SpringWaysApplication {
 			return Map.of("id", id, "via", via);
 		}
 
+		@Idempotent(operation = "payees")
+		@PostMapping("/payees")
+		ResponseEntity<Map<String, Object>> payee(@RequestBody Map<String, Object> body) {
+			long id = this.effects.record("payees", String.valueOf(body.get("value")));
+			return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("id", id, "payee", body.get("payee")));
+		}
+
 		@Idempotent(operation = "callable")
 		@PostMapping("/async/callable")
 		Callable<ResponseEntity<Map<String, Object>>> callable(@RequestBody Map<String, Object> body) {

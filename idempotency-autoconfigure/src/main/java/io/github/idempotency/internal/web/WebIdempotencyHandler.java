@@ -138,7 +138,7 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 		public FingerprintRequest fingerprint(String operation) throws Exception {
 			BufferedBodyRequest request = this.exchange.request();
 			return new FingerprintRequest(operation, request.getRequestURI(), request.getQueryString(),
-					request.getContentType(), FingerprintBodies.of(request));
+					FingerprintBodies.contentType(request), FingerprintBodies.of(request));
 		}
 
 		@Override

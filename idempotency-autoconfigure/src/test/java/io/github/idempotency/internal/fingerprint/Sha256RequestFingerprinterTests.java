@@ -117,6 +117,49 @@ class Sha256RequestFingerprinterTests {
 	}
 
 	@Test
+	void theSameJsonBytesUnderAnotherCharsetAreAnotherRequest() {
+		byte[] zoe = "{\"payee\":\"Zo\u00eb\"}".getBytes(StandardCharsets.UTF_8);
+		assertThat(fingerprint("application/json;charset=UTF-8", zoe))
+			.isNotEqualTo(fingerprint("application/json;charset=ISO-8859-1", zoe))
+			.isNotEqualTo(fingerprint("application/json;charset=windows-1252", zoe));
+	}
+
+	@Test
+	void jsonIsReadInItsDeclaredCharsetSoTheSameValuesAreTheSameRequest() {
+		String zoe = "{\"payee\":\"Zo\u00eb\",\"amount\":1}";
+		String reordered = "{ \"amount\": 1, \"payee\": \"Zo\u00eb\" }";
+		assertThat(fingerprint("application/json;charset=ISO-8859-1", reordered.getBytes(StandardCharsets.ISO_8859_1)))
+			.isEqualTo(fingerprint("application/json;charset=UTF-8", zoe.getBytes(StandardCharsets.UTF_8)))
+			.isEqualTo(fingerprint(JSON, zoe.getBytes(StandardCharsets.UTF_8)))
+			.isEqualTo(fingerprint("application/json;charset=UTF-16", zoe.getBytes(StandardCharsets.UTF_16)));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "application/json", "application/json;charset=UTF-8", "application/json; charset=utf-8",
+			"application/json;charset=\"UTF8\"", "Application/JSON; Charset=utf8" })
+	void jsonWithoutACharsetIsUtf8AndTheNamesOfUtf8AreOne(String contentType) {
+		byte[] zoe = "{\"payee\":\"Zo\u00eb\"}".getBytes(StandardCharsets.UTF_8);
+		assertThat(fingerprint(contentType, zoe)).isEqualTo(fingerprint(JSON, zoe));
+	}
+
+	@Test
+	void theCharsetOfABodyTakenByteForByteCounts() {
+		byte[] zoe = "Zo\u00eb".getBytes(StandardCharsets.UTF_8);
+		assertThat(fingerprint("text/plain;charset=UTF-8", zoe))
+			.isNotEqualTo(fingerprint("text/plain;charset=ISO-8859-1", zoe))
+			.isNotEqualTo(fingerprint("text/plain", zoe))
+			.isEqualTo(fingerprint("text/plain; charset=\"utf8\"", zoe));
+	}
+
+	@Test
+	void anUnknownCharsetIsAnotherRequestNotAFailure() {
+		byte[] zoe = "{\"payee\":\"Zo\u00eb\"}".getBytes(StandardCharsets.UTF_8);
+		assertThat(fingerprint("application/json;charset=no-such-charset", zoe))
+			.isNotEqualTo(fingerprint(JSON, zoe))
+			.isNotEqualTo(fingerprint("application/json;charset=another-unknown", zoe));
+	}
+
+	@Test
 	void anyChangedJsonValueChangesTheFingerprint() {
 		String original = fingerprint("POST /payments", "/payments", null, JSON,
 				"{\"amount\":100,\"currency\":\"EUR\",\"lines\":[1,2]}");
@@ -166,6 +209,11 @@ class Sha256RequestFingerprinterTests {
 		assertThatExceptionOfType(MalformedRequestBodyException.class)
 			.isThrownBy(() -> fingerprint("POST /payments", "/payments", null, JSON, "{\"amount\":1,\"amount\":1000}"))
 			.satisfies((ex) -> assertThat(ex.getBody().getType()).hasToString("urn:problem-type:idempotency:malformed-body"));
+	}
+
+	private String fingerprint(String contentType, byte[] body) {
+		return this.fingerprinter
+			.fingerprint(new FingerprintRequest("POST /payments", "/payments", null, contentType, body));
 	}
 
 	private String fingerprint(String operation, String path, String query, String contentType, String body) {
