@@ -122,6 +122,15 @@ class FingerprintTests extends SpringWaysTest {
 		assertThat(this.effects.count("payees", key)).isOne();
 	}
 
+	@Test
+	void aHandlerThatNamesAFingerprintExpressionIsRefusedAndRunsNothing() {
+		String key = unique();
+		HttpResponse<byte[]> answer = http().post("/fingerprinted").key(key).json(json(key)).send();
+		assertThat(answer.statusCode()).isEqualTo(500);
+		assertThat(this.effects.count("fingerprinted", key)).isZero();
+		assertThat(records(key)).isZero();
+	}
+
 	private HttpResponse<byte[]> payee(String key, String contentType, byte[] json) {
 		return http().post("/payees").key(key).body(contentType, json).send();
 	}

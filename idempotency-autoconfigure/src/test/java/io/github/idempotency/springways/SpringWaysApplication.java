@@ -357,6 +357,13 @@ public class SpringWaysApplication {
 			return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("id", id, "payee", body.get("payee")));
 		}
 
+		@Idempotent(operation = "fingerprinted", fingerprint = "#body['value']")
+		@PostMapping("/fingerprinted")
+		Map<String, Object> fingerprinted(@RequestBody Map<String, Object> body) {
+			long id = this.effects.record("fingerprinted", String.valueOf(body.get("value")));
+			return Map.of("id", id);
+		}
+
 		@Idempotent(operation = "callable")
 		@PostMapping("/async/callable")
 		Callable<ResponseEntity<Map<String, Object>>> callable(@RequestBody Map<String, Object> body) {

@@ -12,6 +12,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.github.idempotency.internal.method.RabbitTransferApplication.Acknowledger;
+import io.github.idempotency.internal.method.RabbitTransferApplication.Delivery;
 import io.github.idempotency.internal.method.RabbitTransferApplication.Transfer;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
@@ -19,8 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A RabbitMQ listener whose {@code @RabbitListener} method is itself {@code @Idempotent}, on the
- * local broker and real PostgreSQL.
+ * A RabbitMQ listener whose {@code @RabbitListener} method is itself {@code @Idempotent} and takes
+ * the channel, the delivery tag and the redelivered flag besides its payload, on the local broker
+ * and real PostgreSQL: another delivery of its message, after a killed consumer too, is the same
+ * request.
  */
 @SpringBootTest(classes = RabbitTransferApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = "spring.flyway.locations=classpath:db/webtest")
@@ -51,6 +54,25 @@ class RabbitRedeliveryTests {
 		publish(transfer, messageId);
 		publish(transfer, messageId);
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.acknowledger.deliveries(messageId).size() == 2);
+		assertThat(this.acknowledger.deliveries(messageId)).extracting(Delivery::deliveryTag)
+			.doesNotHaveDuplicates();
+		assertThat(this.acknowledger.deliveries(messageId)).extracting(Delivery::outcome)
+			.containsExactly("acked", "acked");
+		assertThat(effects(transfer.id())).isOne();
+		assertThat(status(transfer.id())).isEqualTo("COMPLETED");
+	}
+
+	@Test
+	void aRedeliveryAfterTheConsumerWasKilledIsReplayedNotRefusedAsAnotherRequest() {
+		Transfer transfer = new Transfer(UUID.randomUUID().toString(), 2500);
+		String messageId = "transfer:" + transfer.id();
+		this.acknowledger.killConsumerAfter(messageId);
+		publish(transfer, messageId);
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.acknowledger.deliveries(messageId).size() == 2);
+		assertThat(this.acknowledger.deliveries(messageId)).extracting(Delivery::redelivered)
+			.containsExactly(false, true);
+		assertThat(this.acknowledger.deliveries(messageId)).extracting(Delivery::outcome)
+			.containsExactly("consumer-killed", "acked");
 		assertThat(effects(transfer.id())).isOne();
 		assertThat(status(transfer.id())).isEqualTo("COMPLETED");
 	}

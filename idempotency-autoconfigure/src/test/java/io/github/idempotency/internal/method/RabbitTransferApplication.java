@@ -163,23 +163,23 @@ class RabbitTransferApplication {
 			}
 			catch (Throwable ex) {
 				channel.basicReject(deliveryTag, false);
-				record(messageId, redelivered,
+				record(messageId, deliveryTag, redelivered,
 						NestedExceptionUtils.getMostSpecificCause(ex).getClass().getSimpleName());
 				return null;
 			}
 			if (this.toKill.remove(messageId)) {
-				record(messageId, redelivered, "consumer-killed");
+				record(messageId, deliveryTag, redelivered, "consumer-killed");
 				// The connection goes away without a word, with the unacknowledged message.
 				channel.getConnection().abort();
 				return result;
 			}
 			channel.basicAck(deliveryTag, false);
-			record(messageId, redelivered, "acked");
+			record(messageId, deliveryTag, redelivered, "acked");
 			return result;
 		}
 
-		private void record(String messageId, boolean redelivered, String outcome) {
-			this.deliveries.add(new Delivery(messageId, redelivered, outcome));
+		private void record(String messageId, long deliveryTag, boolean redelivered, String outcome) {
+			this.deliveries.add(new Delivery(messageId, deliveryTag, redelivered, outcome));
 		}
 
 	}
@@ -188,11 +188,12 @@ class RabbitTransferApplication {
 	 * One delivery of a message and how it ended.
 	 *
 	 * @param messageId the message id
+	 * @param deliveryTag its delivery tag on its consumer's channel
 	 * @param redelivered whether the broker flagged it as a redelivery
 	 * @param outcome {@code acked}, {@code consumer-killed}, or the simple name of the root
 	 * cause of the listener's exception
 	 */
-	record Delivery(String messageId, boolean redelivered, String outcome) {
+	record Delivery(String messageId, long deliveryTag, boolean redelivered, String outcome) {
 	}
 
 	/**
