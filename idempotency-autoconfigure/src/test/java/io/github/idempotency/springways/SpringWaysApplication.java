@@ -5,6 +5,7 @@ import java.net.URI;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -340,6 +341,27 @@ public class SpringWaysApplication {
 		Map<String, Object> raw(@RequestBody String body, @RequestParam String detail) {
 			long id = this.effects.record("raw", detail);
 			return Map.of("id", id, "length", body.length());
+		}
+
+		@Idempotent(operation = "routes")
+		@PostMapping("/routes")
+		Map<String, Object> route(@RequestParam List<String> via, @RequestBody Map<String, Object> body) {
+			long id = this.effects.record("routes", String.valueOf(body.get("value")));
+			return Map.of("id", id, "via", via);
+		}
+
+		@Idempotent(operation = "payees")
+		@PostMapping("/payees")
+		ResponseEntity<Map<String, Object>> payee(@RequestBody Map<String, Object> body) {
+			long id = this.effects.record("payees", String.valueOf(body.get("value")));
+			return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("id", id, "payee", body.get("payee")));
+		}
+
+		@Idempotent(operation = "fingerprinted", fingerprint = "#body['value']")
+		@PostMapping("/fingerprinted")
+		Map<String, Object> fingerprinted(@RequestBody Map<String, Object> body) {
+			long id = this.effects.record("fingerprinted", String.valueOf(body.get("value")));
+			return Map.of("id", id);
 		}
 
 		@Idempotent(operation = "callable")

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
@@ -29,7 +30,10 @@ import org.springframework.util.StringUtils;
  * has no key (by default anything but POST and PATCH without a caller-set key) passes through
  * and is never retried. A keyed request is retried on I/O errors, 5xx, 408, 409, 425 and 429 up
  * to {@link IdempotencyRetryOptions#maxAttempts() maxAttempts}; any other status is returned
- * at once. After the last attempt the last response is returned or the last I/O error is
+ * at once. A {@code 409} is retried only when it is the problem of a key in progress (a JSON
+ * problem whose {@code type} ends in {@code in-progress}, not a replay): any other conflict, such
+ * as a stale sequence or a conflict the server stored as the key's outcome, answers the same
+ * however often it is retried, and is returned at once. After the last attempt the last response is returned or the last I/O error is
  * rethrown. Responses that are retried are drained and closed.
  * <p>
  * Only failures before the response is handed back are retried: an error while the caller
@@ -95,6 +99,9 @@ public final class IdempotencyKeyRetryInterceptor implements ClientHttpRequestIn
 			try {
 				response = execution.execute(request, body);
 				status = response.getStatusCode();
+				if (status.value() == HttpStatus.CONFLICT.value()) {
+					response = ConflictResponse.of(response);
+				}
 			}
 			catch (IOException ex) {
 				if (response != null) {
@@ -106,7 +113,7 @@ public final class IdempotencyKeyRetryInterceptor implements ClientHttpRequestIn
 				failure = ex;
 			}
 			Duration delay = null;
-			if (attempt < maxAttempts && isRetryable(status, failure)) {
+			if (attempt < maxAttempts && isRetryable(response, status, failure)) {
 				delay = RetryDelays.next(this.options, attempt, (response != null) ? response.getHeaders() : null);
 				if (pastDeadline(start, delay)) {
 					delay = null;
@@ -126,12 +133,14 @@ public final class IdempotencyKeyRetryInterceptor implements ClientHttpRequestIn
 		}
 	}
 
-	private boolean isRetryable(@Nullable HttpStatusCode status, @Nullable IOException failure) {
+	private boolean isRetryable(@Nullable ClientHttpResponse response, @Nullable HttpStatusCode status,
+			@Nullable IOException failure) {
 		if (Thread.currentThread().isInterrupted()) {
 			return false;
 		}
 		if (status != null) {
-			return this.options.retryableStatus().test(status);
+			boolean willChange = !(response instanceof ConflictResponse conflict) || conflict.isInProgress();
+			return willChange && this.options.retryableStatus().test(status);
 		}
 		return failure != null && this.options.retryableException().test(failure);
 	}

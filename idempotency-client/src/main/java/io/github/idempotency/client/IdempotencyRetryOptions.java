@@ -37,7 +37,8 @@ public final class IdempotencyRetryOptions {
 	public static final String IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
 
 	/**
-	 * Retries 5xx and the 4xx statuses that say "try again": 408, 409 (in progress), 425 and 429.
+	 * Retries 5xx and the 4xx statuses that say "try again": 408, 409, 425 and 429. Whatever the
+	 * predicate, a {@code 409} is retried only when it is the problem of a key in progress.
 	 */
 	public static final Predicate<HttpStatusCode> DEFAULT_RETRYABLE_STATUS = (status) -> status.is5xxServerError()
 			|| status.value() == 408 || status.value() == 409 || status.value() == 425 || status.value() == 429;
@@ -357,7 +358,8 @@ public final class IdempotencyRetryOptions {
 
 		/**
 		 * Set which response statuses are retried (default
-		 * {@link IdempotencyRetryOptions#DEFAULT_RETRYABLE_STATUS}).
+		 * {@link IdempotencyRetryOptions#DEFAULT_RETRYABLE_STATUS}); a {@code 409} is retried
+		 * only when it is the problem of a key in progress, too.
 		 * @param retryableStatus the predicate
 		 * @return this builder
 		 */

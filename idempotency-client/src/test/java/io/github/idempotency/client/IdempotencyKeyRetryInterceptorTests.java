@@ -189,6 +189,80 @@ class IdempotencyKeyRetryInterceptorTests {
 		assertThat(this.server.effectsFor(key)).isEqualTo(1);
 	}
 
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("conflictsThatWillNotChange")
+	void a409OtherThanInProgressIsReturnedAfterExactlyOneAttemptWithItsBody(String name, String contentType,
+			String body) throws IOException {
+		this.server = TestServer.start((request, server) -> new Reply(409, Map.of("Content-Type", contentType), body));
+		RestClient client = client(options().build());
+
+		ResponseEntity<String> response = postPayment(client);
+
+		assertThat(response.getStatusCode().value()).isEqualTo(409);
+		assertThat(response.getBody()).isEqualTo(body);
+		assertThat(this.server.received()).hasSize(1);
+		assertThat(this.sleeper.delays()).isEmpty();
+		assertThat(this.attempts).singleElement().satisfies((attempt) -> assertThat(attempt.willRetry()).isFalse());
+	}
+
+	static Stream<Arguments> conflictsThatWillNotChange() {
+		String longDetail = "x".repeat(20_000);
+		return Stream.of(
+				Arguments.of("stale sequence", "application/problem+json",
+						"{\"type\":\"urn:problem-type:idempotency:stale-sequence\",\"status\":409,"
+								+ "\"sequence\":2,\"highestSequence\":3}"),
+				Arguments.of("lease lost", "application/problem+json",
+						"{\"type\":\"urn:problem-type:idempotency:lease-lost\",\"status\":409}"),
+				Arguments.of("the application's own problem", "application/problem+json",
+						"{\"type\":\"https://payments.example/problems/already-refunded\",\"status\":409,"
+								+ "\"detail\":\"" + longDetail + "\"}"),
+				Arguments.of("the application's own JSON", "application/json", "{\"error\":\"order closed\"}"),
+				Arguments.of("no problem at all", "text/plain", "in-progress"));
+	}
+
+	@Test
+	void aLong409ThatIsNotRetriedReadsWholeThroughTheJdkClient() throws IOException {
+		String body = "{\"type\":\"https://payments.example/problems/already-refunded\",\"detail\":\""
+				+ "y".repeat(100_000) + "\"}";
+		this.server = TestServer.start((request, server) -> new Reply(409,
+				Map.of("Content-Type", "application/problem+json"), body));
+		RestClient client = client(new JdkClientHttpRequestFactory(), options().build());
+
+		ResponseEntity<String> response = postPayment(client);
+
+		assertThat(response.getBody()).isEqualTo(body);
+		assertThat(this.server.received()).hasSize(1);
+	}
+
+	@Test
+	void aStored409ReplayedIsNotRetriedEvenIfItsTypeLooksInProgress() throws IOException {
+		String body = "{\"type\":\"https://orders.example/in-progress\",\"status\":409}";
+		this.server = TestServer.start((request, server) -> new Reply(409,
+				Map.of("Content-Type", "application/problem+json", "Idempotent-Replayed", "true"), body));
+		RestClient client = client(options().build());
+
+		ResponseEntity<String> response = postPayment(client);
+
+		assertThat(response.getStatusCode().value()).isEqualTo(409);
+		assertThat(response.getBody()).isEqualTo(body);
+		assertThat(this.server.received()).hasSize(1);
+	}
+
+	@Test
+	void a409InProgressOfTheStartersOwnTypeIsRetried() throws IOException {
+		this.server = TestServer.start((request, server) -> (request.number() < 3)
+				? new Reply(409, Map.of("Content-Type", "application/problem+json"),
+						"{\"type\":\"urn:problem-type:idempotency:in-progress\",\"title\":\"Request with this "
+								+ "idempotency key in progress\",\"status\":409}")
+				: Reply.of(201, "payment pay_4"));
+		RestClient client = client(options().build());
+
+		ResponseEntity<String> response = postPayment(client);
+
+		assertThat(response.getStatusCode().value()).isEqualTo(201);
+		assertThat(this.server.received()).hasSize(3);
+	}
+
 	@Test
 	void aRetryAfterGivenAsAnHttpDateIsHonouredAgainstTheInjectedClock() throws IOException {
 		Instant now = Instant.parse("2026-03-01T10:15:30Z");

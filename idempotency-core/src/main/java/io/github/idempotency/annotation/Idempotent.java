@@ -36,6 +36,19 @@ public @interface Idempotent {
 	String key() default "";
 
 	/**
+	 * SpEL expression over the method arguments that yields what identifies a call of a bean
+	 * method for its fingerprint, such as {@code #event} or {@code {#order.id, #order.lines}};
+	 * the key reused for a call that yields something else is refused as a different request.
+	 * Empty means the arguments, without the transport metadata of a message listener (a
+	 * RabbitMQ {@code Channel}, {@code MessageHeaders}, {@code @Header} and {@code @Headers}
+	 * parameters, a Kafka {@code Acknowledgment}, ...; an AMQP or Spring messaging
+	 * {@code Message} counts by its body or payload), which differs on every delivery of one
+	 * message. Not for Spring MVC handlers, whose request is their fingerprint.
+	 * @return the fingerprint expression
+	 */
+	String fingerprint() default "";
+
+	/**
 	 * Whether a key is required. A request without one is refused with {@code 400} when
 	 * {@code true}, and runs without idempotency protection when {@code false}.
 	 * @return whether a key is required

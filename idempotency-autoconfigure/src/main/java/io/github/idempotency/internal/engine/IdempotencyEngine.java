@@ -84,16 +84,24 @@ public class IdempotencyEngine {
 	 * @throws IdempotencyStoreUnavailableException if the store cannot be reached
 	 */
 	public Decision begin(IdempotencyKey key, String fingerprint, OperationPolicy policy) {
-		KeySpaceGuard.Permit permit = null;
-		if (this.guard != null) {
-			permit = this.guard.tryAcquire(key.tenant());
-			if (permit == null && isUnknown(key)) {
-				return rateLimited(key);
-			}
-		}
-		Decision decision = decide(key, fingerprint, policy);
 		if (this.guard == null) {
-			return decision;
+			return decide(key, fingerprint, policy);
+		}
+		KeySpaceGuard.Permit permit = this.guard.tryAcquire(key.tenant());
+		if (permit == null && isUnknown(key)) {
+			return rateLimited(key);
+		}
+		Decision decision;
+		try {
+			decision = decide(key, fingerprint, policy);
+		}
+		catch (RuntimeException | Error ex) {
+			// The store failed or the claim was refused before anything ran: every way out of a
+			// permit gives it back, or the tenant is held at its limit until a restart.
+			if (permit != null) {
+				permit.refund();
+			}
+			throw ex;
 		}
 		if (!(decision instanceof Decision.Proceed proceed)) {
 			if (permit != null) {

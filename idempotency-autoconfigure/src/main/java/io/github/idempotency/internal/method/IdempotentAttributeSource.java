@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
@@ -17,7 +18,7 @@ import io.github.idempotency.annotation.IdempotentSequence;
 
 /**
  * Finds and caches the {@link Idempotent @Idempotent} settings of methods, failing fast on a key
- * expression that does not parse or more than one mode.
+ * or fingerprint expression that does not parse or more than one mode.
  */
 public class IdempotentAttributeSource {
 
@@ -54,14 +55,24 @@ public class IdempotentAttributeSource {
 		if (sequence == null && specific != method) {
 			sequence = AnnotatedElementUtils.findMergedAnnotation(method, IdempotentSequence.class);
 		}
+		Expression key;
+		Expression fingerprint;
 		try {
-			return Optional.of(new IdempotentAttributes(specific, annotation.operation().trim(),
-					annotation.key().isBlank() ? null : PARSER.parseExpression(annotation.key()), annotation.required(),
-					(annotation.mode().length == 1) ? annotation.mode()[0] : null, sequence(sequence, specific)));
+			key = annotation.key().isBlank() ? null : PARSER.parseExpression(annotation.key());
 		}
 		catch (ParseException ex) {
 			throw new IllegalStateException("The @Idempotent key expression of " + specific + " does not parse", ex);
 		}
+		try {
+			fingerprint = annotation.fingerprint().isBlank() ? null : PARSER.parseExpression(annotation.fingerprint());
+		}
+		catch (ParseException ex) {
+			throw new IllegalStateException("The @Idempotent fingerprint expression of " + specific
+					+ " does not parse", ex);
+		}
+		return Optional.of(new IdempotentAttributes(specific, annotation.operation().trim(), key,
+				annotation.required(), (annotation.mode().length == 1) ? annotation.mode()[0] : null,
+				sequence(sequence, specific), fingerprint));
 	}
 
 	private static IdempotentAttributes.@Nullable Sequence sequence(@Nullable IdempotentSequence sequence,

@@ -16,9 +16,25 @@ import io.github.idempotency.annotation.IdempotencyMode;
  * @param required whether a key is required
  * @param mode the mode the annotation asks for, or {@code null}
  * @param sequence the parsed expressions of its {@code @IdempotentSequence}, or {@code null}
+ * @param fingerprintExpression the parsed fingerprint expression, or {@code null} to fingerprint
+ * the arguments
  */
 public record IdempotentAttributes(Method method, String operation, Expression keyExpression, boolean required,
-		IdempotencyMode mode, @Nullable Sequence sequence) {
+		IdempotencyMode mode, @Nullable Sequence sequence, @Nullable Expression fingerprintExpression) {
+
+	/**
+	 * Create the settings of a method whose fingerprint is its arguments.
+	 * @param method the annotated method
+	 * @param operation the explicit operation name, or empty to derive one
+	 * @param keyExpression the parsed key expression, or {@code null} to read the key header
+	 * @param required whether a key is required
+	 * @param mode the mode the annotation asks for, or {@code null}
+	 * @param sequence the parsed expressions of its {@code @IdempotentSequence}, or {@code null}
+	 */
+	public IdempotentAttributes(Method method, String operation, Expression keyExpression, boolean required,
+			IdempotencyMode mode, @Nullable Sequence sequence) {
+		this(method, operation, keyExpression, required, mode, sequence, null);
+	}
 
 	/**
 	 * Create the settings of a method whose calls are not ordered by a sequence number.
@@ -30,7 +46,7 @@ public record IdempotentAttributes(Method method, String operation, Expression k
 	 */
 	public IdempotentAttributes(Method method, String operation, Expression keyExpression, boolean required,
 			IdempotencyMode mode) {
-		this(method, operation, keyExpression, required, mode, null);
+		this(method, operation, keyExpression, required, mode, null, null);
 	}
 
 	/**

@@ -13,8 +13,8 @@ import io.github.idempotency.internal.engine.InvalidSequenceException;
 import io.github.idempotency.internal.engine.SequenceNumber;
 
 /**
- * Evaluates {@code @Idempotent(key = ...)} expressions against the arguments of a call:
- * {@code #name} or {@code #p0} for an argument, {@code @bean} for a bean.
+ * Evaluates {@code @Idempotent(key = ..., fingerprint = ...)} expressions against the arguments of
+ * a call: {@code #name} or {@code #p0} for an argument, {@code @bean} for a bean.
  */
 public class KeyExpressionEvaluator {
 
@@ -37,6 +37,16 @@ public class KeyExpressionEvaluator {
 		Object value = attributes.keyExpression().getValue(context(attributes, invocation));
 		String key = (value != null) ? value.toString() : null;
 		return (key == null || key.isEmpty()) ? null : key;
+	}
+
+	/**
+	 * Evaluate the fingerprint expression of a call.
+	 * @param attributes the method's settings, with a fingerprint expression
+	 * @param invocation the call
+	 * @return what identifies the call, possibly {@code null}
+	 */
+	public @Nullable Object fingerprint(IdempotentAttributes attributes, MethodInvocation invocation) {
+		return attributes.fingerprintExpression().getValue(context(attributes, invocation));
 	}
 
 	/**

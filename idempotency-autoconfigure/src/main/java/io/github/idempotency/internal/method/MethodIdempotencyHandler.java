@@ -21,8 +21,9 @@ import io.github.idempotency.store.StoredResponse;
 
 /**
  * The entry point of {@code @Idempotent} methods of any bean, such as message listeners: the key
- * comes from the key expression, the fingerprint from the arguments, and a duplicate gets the
- * stored return value without the method running. The result is stored when the method returns.
+ * comes from the key expression, the fingerprint from the fingerprint expression or else the
+ * arguments without transport metadata, and a duplicate gets the stored return value without the
+ * method running. The result is stored when the method returns.
  */
 public class MethodIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 
@@ -33,6 +34,8 @@ public class MethodIdempotencyHandler implements IdempotentInvocationHandler, Or
 	private final OutcomeClassifier classifier;
 
 	private final ReturnValueCodec codec;
+
+	private final FingerprintArguments fingerprintArguments = new FingerprintArguments();
 
 	public MethodIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
 			OutcomeClassifier classifier, ReturnValueCodec codec) {
@@ -98,7 +101,16 @@ public class MethodIdempotencyHandler implements IdempotentInvocationHandler, Or
 		@Override
 		public FingerprintRequest fingerprint(String operation) {
 			return new FingerprintRequest(operation, this.attributes.method().toGenericString(), null,
-					"application/json", MethodIdempotencyHandler.this.codec.arguments(this.invocation.getArguments()));
+					"application/json", fingerprintBody());
+		}
+
+		private byte[] fingerprintBody() {
+			MethodIdempotencyHandler handler = MethodIdempotencyHandler.this;
+			if (this.attributes.fingerprintExpression() != null) {
+				return handler.codec.value(handler.keyEvaluator.fingerprint(this.attributes, this.invocation));
+			}
+			return handler.codec
+				.arguments(handler.fingerprintArguments.of(this.attributes.method(), this.invocation.getArguments()));
 		}
 
 		@Override

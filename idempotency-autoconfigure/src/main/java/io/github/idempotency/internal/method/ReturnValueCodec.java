@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
@@ -37,11 +38,11 @@ public class ReturnValueCodec {
 
 	/**
 	 * Return the arguments of a call as JSON, for the fingerprint; an argument that cannot be
-	 * written as JSON, such as a broker channel, counts by its type only.
+	 * written as JSON counts by its type only.
 	 * @param arguments the arguments
 	 * @return a JSON array
 	 */
-	byte[] arguments(Object[] arguments) {
+	byte[] arguments(@Nullable Object[] arguments) {
 		StringBuilder json = new StringBuilder("[");
 		for (int i = 0; i < arguments.length; i++) {
 			if (i > 0) {
@@ -52,7 +53,17 @@ public class ReturnValueCodec {
 		return json.append(']').toString().getBytes(StandardCharsets.UTF_8);
 	}
 
-	private String argument(Object argument) {
+	/**
+	 * Return a value as JSON, for the fingerprint; a value that cannot be written as JSON counts
+	 * by its type only.
+	 * @param value the value
+	 * @return its JSON
+	 */
+	byte[] value(@Nullable Object value) {
+		return argument(value).getBytes(StandardCharsets.UTF_8);
+	}
+
+	private String argument(@Nullable Object argument) {
 		try {
 			return this.mapper.writeValueAsString(argument);
 		}

@@ -17,6 +17,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.Part;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.idempotency.internal.engine.KeyHashes;
 
 /**
@@ -46,6 +48,18 @@ final class FingerprintBodies {
 			return request.body();
 		}
 		return mediaType(request).startsWith("multipart/") ? parts(request) : parameters(request);
+	}
+
+	/**
+	 * Return the content type the body counts under: a form or multipart body counts by its
+	 * decoded parameters or parts, so its charset, already applied, and its boundary do not
+	 * count; any other body keeps its content type, charset included.
+	 * @param request the request
+	 * @return the content type, or {@code null} if the request has none
+	 */
+	static @Nullable String contentType(HttpServletRequest request) {
+		return isParsedByTheContainer(request) ? mediaType(request).split(";", 2)[0].trim()
+				: request.getContentType();
 	}
 
 	private static byte[] parameters(HttpServletRequest request) {

@@ -143,6 +143,11 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 
 		@Override
 		public void accept(OperationPolicy policy) {
+			if (this.attributes.fingerprintExpression() != null) {
+				throw new IllegalStateException("@Idempotent " + this.attributes.method() + " names a fingerprint "
+						+ "expression, which is for bean methods: the fingerprint of a Spring MVC handler is its "
+						+ "request.");
+			}
 			if (policy.mode() == IdempotencyMode.ATOMIC && AsyncReturnTypes.isAsync(this.attributes.method())) {
 				throw new IllegalStateException("@Idempotent " + this.attributes.method() + " answers asynchronously, "
 						+ "so it cannot run ATOMIC: its writes happen on another thread than its transaction. Use "
@@ -154,7 +159,7 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 		public FingerprintRequest fingerprint(String operation) throws Exception {
 			BufferedBodyRequest request = this.exchange.request();
 			return new FingerprintRequest(operation, request.getRequestURI(), request.getQueryString(),
-					request.getContentType(), FingerprintBodies.of(request));
+					FingerprintBodies.contentType(request), FingerprintBodies.of(request));
 		}
 
 		@Override

@@ -220,6 +220,32 @@ class IdempotencyEngineTests {
 	}
 
 	@Test
+	void aTenantWhoseClaimsFailedWhileItsDatabaseWasDownIsNotRefusedOnceItIsBack() {
+		PostgresTestDatabase database = PostgresTestDatabase.create("outage");
+		DriverManagerDataSource unpooled = new DriverManagerDataSource(database.url(), database.username(),
+				database.password());
+		TestDataSources.migrate(unpooled);
+		JdbcIdempotencyStore store = TestDataSources.store(unpooled);
+		try (LeaseHeartbeat heartbeat = new LeaseHeartbeat(store)) {
+			IdempotencyEngine engine = new IdempotencyEngine(store, this.listener, new IdempotencyTransactions(null, null),
+					heartbeat, new KeySpaceGuard(0, Duration.ofHours(1), 2));
+			allowConnections(database, false);
+			for (int i = 0; i < 2; i++) {
+				IdempotencyKey failed = new IdempotencyKey(this.key.tenant(), OPERATION, "failed-" + i);
+				assertThatExceptionOfType(IdempotencyStoreUnavailableException.class)
+					.isThrownBy(() -> engine.begin(failed, FINGERPRINT, policy(IdempotencyMode.LEASED)));
+			}
+			allowConnections(database, true);
+			IdempotencyKey afterwards = new IdempotencyKey(this.key.tenant(), OPERATION, "after-the-outage");
+			Execution execution = proceed(engine.begin(afterwards, FINGERPRINT, policy(IdempotencyMode.LEASED)));
+			assertThat(execution.complete(response(201, "created"), false)).isEqualTo(Completion.STORED);
+		}
+		finally {
+			allowConnections(database, true);
+		}
+	}
+
+	@Test
 	void duplicateWithAWaitGetsTheResultOfTheRequestInProgress() throws Exception {
 		OperationPolicy waiting = new OperationPolicy(OPERATION, IdempotencyMode.LEASED, Duration.ofHours(1), LEASE,
 				Duration.ofMinutes(1), false);
@@ -306,6 +332,14 @@ class IdempotencyEngineTests {
 	private static StoredResponse response(int status, String body) {
 		return new StoredResponse(status, Map.of("Content-Type", List.of("text/plain")),
 				body.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/**
+	 * Let another database accept new connections again, or refuse them as a database that is
+	 * down does.
+	 */
+	private static void allowConnections(PostgresTestDatabase database, boolean allow) {
+		jdbc.execute("ALTER DATABASE " + database.name() + " WITH ALLOW_CONNECTIONS " + allow);
 	}
 
 	private void runOutLease() {

@@ -11,6 +11,8 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.handler.annotation.Header;
 
 import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.annotation.Idempotent;
@@ -89,6 +91,16 @@ class LedgerTestApplication {
 		@Idempotent(operation = "ledger-optional", key = "#event.id()", required = false)
 		public long postOptionally(PaymentEvent event) {
 			return record("ledger-optional", String.valueOf(event.id()));
+		}
+
+		@Idempotent(operation = "ledger-message", key = "'message:' + #message.payload.id()")
+		public long postMessage(Message<PaymentEvent> message, @Header("attempt") int attempt) {
+			return record("ledger-message", message.getPayload().id());
+		}
+
+		@Idempotent(operation = "ledger-traced", key = "'traced:' + #event.id()", fingerprint = "#event")
+		public long postTraced(PaymentEvent event, String traceId) {
+			return record("ledger-traced", event.id());
 		}
 
 		private long record(String endpoint, String detail) {

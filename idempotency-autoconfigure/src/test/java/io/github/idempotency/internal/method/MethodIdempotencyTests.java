@@ -20,6 +20,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.support.MessageBuilder;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -156,6 +158,26 @@ class MethodIdempotencyTests {
 	}
 
 	@Test
+	void aMessageRedeliveredWithOtherHeadersIsTheSameCallAndAnotherPayloadIsNot() {
+		String id = unique();
+		long first = this.ledger.postMessage(message(new PaymentEvent(id, 10), 1), 1);
+		assertThat(this.ledger.postMessage(message(new PaymentEvent(id, 10), 2), 2)).isEqualTo(first);
+		assertThatExceptionOfType(IdempotencyKeyMismatchException.class)
+			.isThrownBy(() -> this.ledger.postMessage(message(new PaymentEvent(id, 11), 3), 3));
+		assertThat(effects("ledger-message", id)).isEqualTo(1);
+	}
+
+	@Test
+	void aFingerprintExpressionChoosesWhatMakesTwoCallsTheSame() {
+		String id = unique();
+		long first = this.ledger.postTraced(new PaymentEvent(id, 10), "trace-1");
+		assertThat(this.ledger.postTraced(new PaymentEvent(id, 10), "trace-2")).isEqualTo(first);
+		assertThatExceptionOfType(IdempotencyKeyMismatchException.class)
+			.isThrownBy(() -> this.ledger.postTraced(new PaymentEvent(id, 11), "trace-1"));
+		assertThat(effects("ledger-traced", id)).isEqualTo(1);
+	}
+
+	@Test
 	void atomicMethodCommitsItsWritesWithTheStoredResult() {
 		PaymentEvent event = new PaymentEvent(unique(), 42);
 		LedgerEntry first = this.ledger.postAtomically(event);
@@ -199,6 +221,10 @@ class MethodIdempotencyTests {
 		finally {
 			MDC.clear();
 		}
+	}
+
+	private static Message<PaymentEvent> message(PaymentEvent event, int attempt) {
+		return MessageBuilder.withPayload(event).setHeader("attempt", attempt).build();
 	}
 
 	private LedgerEntry call(PaymentEvent event) {
