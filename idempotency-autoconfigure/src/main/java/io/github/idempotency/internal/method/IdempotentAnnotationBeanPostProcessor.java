@@ -61,46 +61,6 @@ public class IdempotentAnnotationBeanPostProcessor extends AbstractBeanFactoryAw
 
 	private static int orderOf(Advisor advisor) {
 		return (advisor instanceof Ordered ordered) ? ordered.getOrder() : Ordered.LOWEST_PRECEDENCE;
- */
-public class IdempotentAnnotationBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
-
-	/**
-	 * The order of the {@code @Idempotent} advice among a bean's advisors: after Spring Security's
-	 * method interceptors (ordered 100 to 600), before those ordered later, {@code @Transactional}'s
-	 * ({@link Ordered#LOWEST_PRECEDENCE} unless set) included.
-	 */
-	public static final int ADVICE_ORDER = 1000;
-
-	public IdempotentAnnotationBeanPostProcessor(Advice advice) {
-		setProxyTargetClass(true);
-		setOrder(Ordered.LOWEST_PRECEDENCE - 1);
-		DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(
-				new AnnotationMatchingPointcut(null, Idempotent.class, true), advice);
-		advisor.setOrder(ADVICE_ORDER);
-		this.advisor = advisor;
-	}
-
-	@Override
-	public Object postProcessAfterInitialization(Object bean, String beanName) {
-		if (bean instanceof Advised advised && !(bean instanceof AopInfrastructureBean) && !advised.isFrozen()
-				&& isEligible(AopUtils.getTargetClass(bean))) {
-			advised.addAdvisor(positionIn(advised), this.advisor);
-			return bean;
-		}
-		return super.postProcessAfterInitialization(bean, beanName);
-	}
-
-	private static int positionIn(Advised advised) {
-		Advisor[] advisors = advised.getAdvisors();
-		int position = 0;
-		while (position < advisors.length && orderOf(advisors[position]) < ADVICE_ORDER) {
-			position++;
-		}
-		return position;
-	}
-
-	private static int orderOf(Advisor advisor) {
-		return (advisor instanceof Ordered ordered) ? ordered.getOrder() : Ordered.LOWEST_PRECEDENCE;
 	}
 
 }
