@@ -71,7 +71,7 @@ class ArchitectureTests {
 			}
 		}
 		assertThat(publicTypes).containsExactlyInAnyOrderElementsOf(PUBLIC_API);
-		assertThat(PUBLIC_API).hasSizeLessThanOrEqualTo(31);
+		assertThat(PUBLIC_API).hasSizeLessThanOrEqualTo(32);
 	}
 
 	@Test
@@ -99,6 +99,35 @@ class ArchitectureTests {
 			.resideInAnyPackage("io.github.idempotency.internal.web..", "io.github.idempotency.internal.method..",
 					"io.github.idempotency.internal.jdbc..", "io.github.idempotency.internal.redis..",
 					"jakarta.servlet..", "org.springframework.web.servlet..")
+			.check(LIBRARY);
+	}
+
+	@Test
+	void storesNeverReadTheTransactionStateOfTheirCaller() {
+		noClasses().that()
+			.resideInAnyPackage("io.github.idempotency.internal.jdbc..", "io.github.idempotency.internal.redis..")
+			.should()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("org.springframework.transaction.support.TransactionSynchronizationManager")
+			.because("the claim request tells a store whether it runs in the operation's transaction")
+			.check(LIBRARY);
+	}
+
+	@Test
+	void onlyTheSettlementsDecideOnTheCallersTransaction() {
+		noClasses().that()
+			.doNotImplement("io.github.idempotency.internal.engine.Settlement")
+			.and()
+			.doNotHaveFullyQualifiedName("io.github.idempotency.internal.engine.Settlement")
+			.and()
+			.doNotHaveFullyQualifiedName("io.github.idempotency.internal.engine.IdempotencyTransactions")
+			.should()
+			.callMethod("io.github.idempotency.internal.engine.IdempotencyTransactions", "callerTransactionActive")
+			.orShould()
+			.callMethod("io.github.idempotency.internal.engine.IdempotencyTransactions",
+					"storeJoinsCallerTransaction")
+			.orShould()
+			.callMethod("org.springframework.transaction.TransactionStatus", "isNewTransaction")
 			.check(LIBRARY);
 	}
 

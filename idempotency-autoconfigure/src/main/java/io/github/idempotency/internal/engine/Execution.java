@@ -9,7 +9,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
-import org.springframework.transaction.TransactionStatus;
 
 import io.github.idempotency.IdempotencyContext;
 import io.github.idempotency.IdempotencyKey;
@@ -48,7 +47,7 @@ public final class Execution {
 
 	private final int attempt;
 
-	private final TransactionStatus transaction;
+	private final Settlement settlement;
 
 	private final long startNanos = System.nanoTime();
 
@@ -64,7 +63,7 @@ public final class Execution {
 	private volatile @Nullable IdempotencyObservationContext observed;
 
 	Execution(IdempotencyStore store, IdempotencyTransactions transactions, IdempotencyListener listener,
-			ClaimRequest claim, ClaimResult.Claimed claimed, OperationPolicy policy, TransactionStatus transaction) {
+			ClaimRequest claim, ClaimResult.Claimed claimed, OperationPolicy policy, Settlement settlement) {
 		this.store = store;
 		this.transactions = transactions;
 		this.listener = listener;
@@ -73,11 +72,23 @@ public final class Execution {
 		this.policy = policy;
 		this.takenOver = claimed.takenOver();
 		this.attempt = claimed.attempt();
-		this.transaction = transaction;
+		this.settlement = settlement;
 	}
 
 	public IdempotencyKey key() {
 		return this.claim.key();
+	}
+
+	ClaimRequest claim() {
+		return this.claim;
+	}
+
+	IdempotencyStore store() {
+		return this.store;
+	}
+
+	IdempotencyTransactions transactions() {
+		return this.transactions;
 	}
 
 	/**
@@ -155,43 +166,15 @@ public final class Execution {
 	}
 
 	/**
-	 * Offer the response for storing, to be replayed from now on.
-	 * <ul>
-	 * <li>ATOMIC in a transaction of its own: the operation's writes commit with it; when the
-	 * operation failed finally they roll back and the response is stored on its own; when its
-	 * transaction is rollback-only, nothing is stored and the key is released.</li>
-	 * <li>ATOMIC joined to a caller's transaction: stored in it, so the caller's commit completes
-	 * it; when the operation failed, the transaction is marked rollback-only, as a participating
-	 * {@code @Transactional} method does.</li>
-	 * <li>LEASED in a caller's transaction: stored at the caller's commit (in it, where the store
-	 * shares the transaction), released at its rollback.</li>
-	 * <li>LEASED otherwise: stored at once.</li>
-	 * </ul>
+	 * Offer the response for storing, to be replayed from now on, as the execution's settlement
+	 * writes it: with its own transaction, with its caller's, after its caller's commit, or at once.
 	 * @param response the response
 	 * @param failed whether the operation failed finally, so that its own writes must not commit
 	 * @return how it ended
 	 */
 	public Completion complete(StoredResponse response, boolean failed) {
 		begin();
-		if (this.transaction != null) {
-			stopHeartbeat();
-			return this.transaction.isNewTransaction() ? completeAtomically(response, failed)
-					: completeInCallerTransaction(response, failed);
-		}
-		if (this.transactions.callerTransactionActive()) {
-			return completeWithCaller(response);
-		}
-		stopHeartbeat();
-		boolean stored = false;
-		try {
-			stored = this.transactions.outside(() -> storeOutside(response));
-			logger.debug("{} {} with status {}", key(), stored ? "completed" : "was taken over; not completed",
-					response.status());
-		}
-		finally {
-			end(stored ? Outcome.EXECUTED : Outcome.TAKEN_OVER);
-		}
-		return stored ? Completion.STORED : Completion.TAKEN_OVER;
+		return this.settlement.complete(this, response, failed);
 	}
 
 	/**
@@ -200,7 +183,7 @@ public final class Execution {
 	 * is no longer held in progress because the first one stored it: the record then holds this
 	 * claim's token, completed, which no take-over leaves behind.
 	 */
-	private boolean storeOutside(StoredResponse response) {
+	boolean storeOutside(StoredResponse response) {
 		if (this.store.complete(key(), this.token, response, ttl())) {
 			return true;
 		}
@@ -226,23 +209,7 @@ public final class Execution {
 	public void release(@Nullable String failure) {
 		begin();
 		stopHeartbeat();
-		try {
-			if (this.transaction != null) {
-				this.transactions.rollback(this.transaction);
-				logger.debug("{} rolled back", key());
-			}
-			else {
-				releaseClaim(failure);
-			}
-		}
-		finally {
-			if (this.transaction != null && !this.transaction.isNewTransaction()) {
-				endWithCaller(Outcome.RELEASED);
-			}
-			else {
-				end(Outcome.RELEASED);
-			}
-		}
+		this.settlement.release(this, failure);
 	}
 
 	/**
@@ -266,14 +233,9 @@ public final class Execution {
 	 * released
 	 */
 	public void advanceSequence(SequenceNumber sequence) {
-		String tenant = key().tenant();
-		Duration ttl = ttl();
 		SequenceAdvance advance;
 		try {
-			advance = (this.transaction != null)
-					? this.store.advanceSequence(tenant, sequence.scope(), sequence.number(), ttl)
-					: this.transactions.outside(
-							() -> this.store.advanceSequence(tenant, sequence.scope(), sequence.number(), ttl));
+			advance = this.settlement.advanceSequence(this, sequence);
 		}
 		catch (RuntimeException ex) {
 			release(FailureTypes.of(ex));
@@ -290,168 +252,25 @@ public final class Execution {
 	}
 
 	/**
-	 * Give the key up for a call that is refused after its claim and never runs: in its own ATOMIC
-	 * transaction the claim rolls back; in a caller's transaction it is released in it, which goes
-	 * on; otherwise it is released at once.
+	 * Give the key up for a call that is refused after its claim and never runs.
 	 */
 	private void refuse(String failure) {
 		begin();
 		stopHeartbeat();
-		try {
-			if (this.transaction != null && this.transaction.isNewTransaction()) {
-				this.transactions.rollback(this.transaction);
-			}
-			else if (this.transaction != null) {
-				this.store.release(key(), this.token, failure);
-			}
-			else {
-				releaseClaim(failure);
-			}
-		}
-		finally {
-			end(Outcome.STALE_SEQUENCE);
-		}
+		this.settlement.refuse(this, failure);
 	}
 
-	private Completion completeAtomically(StoredResponse response, boolean failed) {
-		if (failed) {
-			this.transactions.rollback(this.transaction);
-			return storeOnItsOwn(response);
-		}
-		if (this.transaction.isRollbackOnly()) {
-			this.transactions.rollback(this.transaction);
-			logger.warn("{}: its transaction was marked rollback-only, so its writes rolled back; nothing is stored "
-					+ "and a retry runs it again", key());
-			end(Outcome.RELEASED);
-			return Completion.ROLLED_BACK;
-		}
-		Outcome outcome = Outcome.RELEASED;
-		try {
-			if (!this.store.complete(key(), this.token, response, ttl())) {
-				throw new IllegalStateException(key() + " lost its claim inside its own transaction");
-			}
-			this.transactions.commit(this.transaction);
-			outcome = Outcome.EXECUTED;
-			logger.debug("{} committed with status {}", key(), response.status());
-			return Completion.STORED;
-		}
-		finally {
-			this.transactions.rollback(this.transaction);
-			end(outcome);
-		}
-	}
-
-	/**
-	 * The operation's transaction rolled back; the final response is stored in a claim of its own,
-	 * unless a duplicate that waited on the rolled-back claim got the key first: then the key's
-	 * outcome is the duplicate's.
-	 */
-	private Completion storeOnItsOwn(StoredResponse response) {
-		Completion completion = Completion.TAKEN_OVER;
-		try {
-			completion = this.transactions.outside(() -> {
-				ClaimResult result = this.store.claim(this.claim);
-				if (result instanceof ClaimResult.Claimed claimed) {
-					return this.store.complete(key(), claimed.token(), response, ttl()) ? Completion.STORED
-							: Completion.TAKEN_OVER;
-				}
-				ClaimResult.Existing existing = (ClaimResult.Existing) result;
-				return new Completion.Superseded(Decision.of(existing, this.claim.fingerprint(),
-						existing.leaseRemaining()));
-			});
-			logger.debug("{} rolled back; its final response {}", key(),
-					(completion == Completion.STORED) ? "is stored" : "gave way to a duplicate");
-			return completion;
-		}
-		finally {
-			end((completion == Completion.STORED) ? Outcome.EXECUTED : Outcome.TAKEN_OVER);
-		}
-	}
-
-	private Completion completeInCallerTransaction(StoredResponse response, boolean failed) {
-		if (failed) {
-			this.transactions.rollback(this.transaction);
-			endWithCaller(Outcome.RELEASED);
-			return Completion.ROLLED_BACK;
-		}
-		boolean stored = false;
-		try {
-			stored = this.store.complete(key(), this.token, response, ttl());
-			if (!stored) {
-				throw new IllegalStateException(key() + " lost its claim inside its caller's transaction");
-			}
-		}
-		finally {
-			if (!stored) {
-				this.transactions.rollback(this.transaction);
-			}
-			endWithCaller(Outcome.EXECUTED);
-		}
-		return Completion.STORED;
-	}
-
-	/**
-	 * A LEASED execution inside a caller's transaction: where the store shares that transaction,
-	 * the completion is written in it and commits or rolls back with it; otherwise it is written
-	 * once the caller has committed, the lease being renewed until then. Either way a rollback
-	 * releases the key.
-	 */
-	private Completion completeWithCaller(StoredResponse response) {
-		boolean joined = this.transactions.storeJoinsCallerTransaction();
-		if (joined) {
-			stopHeartbeat();
-			boolean stored;
-			try {
-				stored = this.store.complete(key(), this.token, response, ttl());
-			}
-			catch (RuntimeException ex) {
-				releaseQuietly(FailureTypes.of(ex));
-				end(Outcome.RELEASED);
-				throw ex;
-			}
-			if (!stored) {
-				end(Outcome.TAKEN_OVER);
-				return Completion.TAKEN_OVER;
-			}
-		}
-		this.transactions.afterCallerCompletion((committed) -> {
-			Outcome outcome = Outcome.RELEASED;
-			try {
-				if (committed && joined) {
-					outcome = Outcome.EXECUTED;
-				}
-				else if (committed) {
-					stopHeartbeat();
-					outcome = this.transactions.outside(() -> storeOutside(response)) ? Outcome.EXECUTED
-							: Outcome.TAKEN_OVER;
-				}
-				else {
-					stopHeartbeat();
-					releaseClaim(FailureTypes.CALLER_ROLLED_BACK);
-				}
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Could not {} {} after its caller's transaction ended; it frees when its lease runs out",
-						committed ? "complete" : "release", key(), ex);
-			}
-			finally {
-				end(outcome);
-			}
-		});
-		return Completion.STORED;
-	}
-
-	private void endWithCaller(Outcome outcomeIfCommitted) {
+	void endWithCaller(Outcome outcomeIfCommitted) {
 		this.transactions.afterCallerCompletion(
 				(committed) -> end(committed ? outcomeIfCommitted : Outcome.RELEASED));
 	}
 
-	private void releaseClaim(@Nullable String failure) {
+	void releaseClaim(@Nullable String failure) {
 		boolean released = this.transactions.outside(() -> this.store.release(key(), this.token, failure));
 		logger.debug("{} {}", key(), released ? "released" : "was taken over; not released");
 	}
 
-	private void releaseQuietly(String failure) {
+	void releaseQuietly(String failure) {
 		try {
 			releaseClaim(failure);
 		}
@@ -460,7 +279,7 @@ public final class Execution {
 		}
 	}
 
-	private Duration ttl() {
+	Duration ttl() {
 		return this.policy.ttl();
 	}
 
@@ -470,7 +289,7 @@ public final class Execution {
 		}
 	}
 
-	private void stopHeartbeat() {
+	void stopHeartbeat() {
 		LeaseHeartbeat.Beat beat = this.heartbeat;
 		if (beat != null) {
 			beat.stop();
@@ -481,7 +300,7 @@ public final class Execution {
 	 * Report how the execution ended and wake the duplicates waiting for it in this instance,
 	 * once its outcome is stored or committed, so that their next look finds it.
 	 */
-	private void end(Outcome outcome) {
+	void end(Outcome outcome) {
 		try {
 			this.listener.onExecutionFinished(key().operation(), Duration.ofNanos(System.nanoTime() - this.startNanos));
 			this.listener.onOutcome(key().operation(), outcome);

@@ -171,7 +171,7 @@ public class IdempotencyEngine {
 			if (policy.mode() == IdempotencyMode.ATOMIC) {
 				awaitRunningHere(request.key(), policy.lease());
 				transaction = this.transactions.begin();
-				result = this.store.claim(request);
+				result = this.store.claim(request.insideTransaction());
 			}
 			else {
 				result = this.transactions.outside(() -> this.store.claim(request));
@@ -188,10 +188,8 @@ public class IdempotencyEngine {
 		if (result instanceof ClaimResult.Claimed claimed) {
 			return new Decision.Proceed(started(request, policy, claimed, transaction));
 		}
-		if (transaction != null && transaction.isNewTransaction()) {
-			// A claim that found the key taken wrote nothing; a caller's transaction it joined
-			// goes on untouched.
-			rollbackQuietly(transaction);
+		if (transaction != null) {
+			this.transactions.endUnusedClaim(transaction);
 		}
 		ClaimResult.Existing existing = (ClaimResult.Existing) result;
 		return Decision.of(existing, request.fingerprint(), this.durations.retryAfter(existing));
@@ -202,8 +200,9 @@ public class IdempotencyEngine {
 		IdempotencyKey key = request.key();
 		logger.debug("{} claimed{}", key, claimed.takenOver() ? " after its lease ran out" : "");
 		this.listener.onExecutionStarted(key.operation(), claimed.takenOver());
+		Settlement settlement = Settlement.of(policy.mode(), transaction, this.transactions);
 		Execution execution = new Execution(this.store, this.transactions, this.listener, request, claimed, policy,
-				transaction);
+				settlement);
 		CompletableFuture<Void> done = new CompletableFuture<>();
 		this.running.put(key, done);
 		long started = System.nanoTime();
@@ -212,7 +211,7 @@ public class IdempotencyEngine {
 			this.running.remove(key, done);
 			done.complete(null);
 		});
-		if (transaction == null) {
+		if (!settlement.holdsByTransaction()) {
 			execution.heartbeat(this.heartbeat.start(key, claimed.token(), policy.lease()));
 		}
 		return execution;

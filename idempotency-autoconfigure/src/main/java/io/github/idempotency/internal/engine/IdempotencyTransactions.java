@@ -102,6 +102,22 @@ public class IdempotencyTransactions {
 		return this.transactionManager.getTransaction(ATOMIC);
 	}
 
+	/**
+	 * End the transaction of an ATOMIC claim that found its key taken and wrote nothing: one begun
+	 * for it rolls back; a caller's transaction it joined goes on untouched.
+	 * @param transaction the transaction
+	 */
+	public void endUnusedClaim(TransactionStatus transaction) {
+		if (transaction.isNewTransaction() && !transaction.isCompleted()) {
+			try {
+				this.transactionManager.rollback(transaction);
+			}
+			catch (RuntimeException ex) {
+				// The claim wrote nothing: a rollback that fails leaves nothing behind.
+			}
+		}
+	}
+
 	public void commit(TransactionStatus transaction) {
 		this.transactionManager.commit(transaction);
 	}

@@ -19,7 +19,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.core.simple.JdbcClient.StatementSpec;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.internal.engine.FailureTypes;
@@ -135,7 +134,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * stay with the key until its record is purged.
 	 */
 	private void forgetReferences(ClaimRequest request) {
-		if (TransactionSynchronizationManager.isActualTransactionActive()) {
+		if (request.inTransaction()) {
 			return;
 		}
 		if (request.archive()) {
