@@ -7,14 +7,17 @@ import org.springframework.transaction.UnexpectedRollbackException;
 
 import io.github.idempotency.Disposition;
 import io.github.idempotency.FingerprintRequest;
+import io.github.idempotency.IdempotencyException;
+import io.github.idempotency.IdempotencyStoreUnavailableException;
 import io.github.idempotency.OutcomeClassifier;
 import io.github.idempotency.annotation.IdempotencyMode;
-import io.github.idempotency.internal.engine.Completion;
-import io.github.idempotency.internal.engine.Execution;
+import io.github.idempotency.internal.engine.Answer;
+import io.github.idempotency.internal.engine.CallAdapter;
 import io.github.idempotency.internal.engine.FailureTypes;
 import io.github.idempotency.internal.engine.IdempotencyKeys;
 import io.github.idempotency.internal.engine.IdempotencyLeaseLostException;
 import io.github.idempotency.internal.engine.IdempotencyMdc;
+import io.github.idempotency.internal.engine.IdempotentCall;
 import io.github.idempotency.internal.engine.IdempotentInvocation;
 import io.github.idempotency.internal.engine.SequenceNumber;
 import io.github.idempotency.store.StoredResponse;
@@ -65,7 +68,7 @@ public class MethodIdempotencyHandler implements IdempotentInvocationHandler, Or
 	/**
 	 * One call of an {@code @Idempotent} bean method.
 	 */
-	private final class BeanMethodCall implements IdempotentInvocation.Call<Object> {
+	private final class BeanMethodCall implements CallAdapter<Object> {
 
 		private final MethodInvocation invocation;
 
@@ -124,65 +127,64 @@ public class MethodIdempotencyHandler implements IdempotentInvocationHandler, Or
 		}
 
 		@Override
-		public @Nullable Object proceed(Execution execution) throws Throwable {
+		public @Nullable Object run(IdempotentCall call) throws Throwable {
 			Object result;
 			try {
 				result = this.invocation.proceed();
 			}
 			catch (Throwable ex) {
-				return failed(execution, ex);
+				return failed(call, ex);
 			}
 			StoredResponse response;
 			try {
 				response = MethodIdempotencyHandler.this.codec.returned(result, this.attributes.method());
 			}
 			catch (RuntimeException ex) {
-				execution.release(FailureTypes.of(ex));
-				throw new IllegalStateException("The result of " + execution.key() + " cannot be stored, so its key "
+				call.release(FailureTypes.of(ex));
+				throw new IllegalStateException("The result of " + call.key() + " cannot be stored, so its key "
 						+ "was released: " + ex.getMessage(), ex);
 			}
-			Completion completion;
-			try {
-				completion = execution.complete(response, false);
+			Answer answer = call.finish(response, null, Disposition.STORE);
+			if (answer instanceof Answer.Deliver) {
+				return result;
 			}
-			catch (RuntimeException ex) {
-				throw new IllegalStateException("Could not store the result of " + execution.key()
-						+ "; it runs again on a retry once its lease runs out", ex);
+			if (answer instanceof Answer.Replay replay) {
+				return replay(replay.response());
 			}
-			if (completion instanceof Completion.TakenOver) {
-				throw new IdempotencyLeaseLostException(execution.policy().lease());
+			if (answer instanceof Answer.Refuse refuse) {
+				throw refuse.refusal();
 			}
-			if (completion instanceof Completion.RolledBack) {
-				throw new UnexpectedRollbackException("The transaction of " + execution.key() + " was marked "
-						+ "rollback-only, so its writes rolled back and nothing was stored");
-			}
-			if (completion instanceof Completion.Superseded superseded) {
-				return IdempotentInvocation.answer(superseded.decision(), this);
-			}
-			return result;
+			throw new UnexpectedRollbackException("The transaction of " + call.key() + " was marked "
+					+ "rollback-only, so its writes rolled back and nothing was stored");
 		}
 
 		/**
 		 * The method threw: a final exception is stored and replayed; any other releases the key.
 		 * Either way the caller gets the exception, unless a duplicate took the key meanwhile.
 		 */
-		private @Nullable Object failed(Execution execution, Throwable failure) throws Throwable {
-			try {
-				if (MethodIdempotencyHandler.this.classifier.classify(failure) == Disposition.STORE) {
-					Completion completion = execution.complete(MethodIdempotencyHandler.this.codec.threw(failure),
-							true);
-					if (completion instanceof Completion.Superseded superseded) {
-						return IdempotentInvocation.answer(superseded.decision(), this);
-					}
+		private @Nullable Object failed(IdempotentCall call, Throwable failure) throws Throwable {
+			MethodIdempotencyHandler handler = MethodIdempotencyHandler.this;
+			Disposition disposition = handler.classifier.classify(failure);
+			Answer answer = call.finish(handler.codec.threw(failure), failure, disposition);
+			if (answer instanceof Answer.Replay replay) {
+				return replay(replay.response());
+			}
+			if (answer instanceof Answer.Refuse refuse) {
+				IdempotencyException refusal = refuse.refusal();
+				if (refusal instanceof IdempotencyStoreUnavailableException
+						|| refusal instanceof IdempotencyLeaseLostException) {
+					failure.addSuppressed(refusal);
 				}
 				else {
-					execution.release(FailureTypes.of(failure));
+					throw refusal;
 				}
 			}
-			catch (RuntimeException storeFailure) {
-				failure.addSuppressed(storeFailure);
-			}
 			throw failure;
+		}
+
+		@Override
+		public @Nullable Object refuse(IdempotencyException refusal) {
+			throw refusal;
 		}
 
 		@Override

@@ -19,7 +19,7 @@ public class IdempotencyExceptionResolver implements HandlerExceptionResolver, O
 			@Nullable Object handler, Exception ex) {
 		WebIdempotencyExchange exchange = (WebIdempotencyExchange) request
 			.getAttribute(WebIdempotencyExchange.ATTRIBUTE);
-		if (exchange != null && exchange.execution() != null) {
+		if (exchange != null && exchange.call() != null) {
 			exchange.recordFailure(ex);
 		}
 		return null;

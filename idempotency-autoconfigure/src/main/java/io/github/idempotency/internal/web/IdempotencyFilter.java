@@ -72,7 +72,7 @@ public class IdempotencyFilter extends OncePerRequestFilter {
 	 * finished exchange is not finished again.
 	 */
 	private void finishWhenAsyncEndsUnseen(HttpServletRequest request, WebIdempotencyExchange exchange) {
-		if (exchange.execution() == null) {
+		if (exchange.call() == null) {
 			return;
 		}
 		request.getAsyncContext().addListener(new AsyncListener() {

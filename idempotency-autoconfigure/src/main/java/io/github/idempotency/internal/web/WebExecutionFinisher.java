@@ -14,20 +14,16 @@ import org.springframework.web.method.HandlerMethod;
 
 import io.github.idempotency.Disposition;
 import io.github.idempotency.IdempotencyException;
-import io.github.idempotency.IdempotencyKeyInProgressException;
-import io.github.idempotency.IdempotencyStoreUnavailableException;
 import io.github.idempotency.OutcomeClassifier;
-import io.github.idempotency.internal.engine.Completion;
-import io.github.idempotency.internal.engine.Decision;
-import io.github.idempotency.internal.engine.Execution;
+import io.github.idempotency.internal.engine.Answer;
 import io.github.idempotency.internal.engine.FailureTypes;
-import io.github.idempotency.internal.engine.IdempotencyLeaseLostException;
+import io.github.idempotency.internal.engine.IdempotentCall;
 import io.github.idempotency.store.StoredResponse;
 
 /**
  * Finishes the exchange of an {@code @Idempotent} handler once its response has left the filter
- * chain into the capture buffer: stores it for replay, or releases the key, before the client
- * sees anything; then sends it, or what replaces it.
+ * chain into the capture buffer: settles its call (store or release) before the client sees
+ * anything, then sends what the call's answer says: the response, a replay or a problem.
  */
 public class WebExecutionFinisher {
 
@@ -51,8 +47,8 @@ public class WebExecutionFinisher {
 
 	/**
 	 * Finish an exchange once its handler's response is complete, or once it failed: store the
-	 * response or release the key, then send the response, or what replaces it. A replayed
-	 * exchange is sent its stored response, whatever failed after the replay was decided.
+	 * response or release the key, then send the response, or what replaces it. A replayed or
+	 * refused exchange is sent the starter's answer, whatever failed after it was decided.
 	 * @param exchange the exchange
 	 * @param request the request
 	 * @param unresolved an exception no handler resolved, which the container renders, or
@@ -71,13 +67,22 @@ public class WebExecutionFinisher {
 			}
 			StoredResponse refusal = exchange.refusal();
 			if (refusal != null) {
-				response.sendInstead(refusal.status(), refusal.headers(), refusal.body());
+				send(response, refusal);
 				exchange.markAnswered();
 				return;
 			}
-			Execution execution = exchange.execution();
-			if (execution != null && exchange.endedBeforeItsWork(unresolved)) {
-				detach(exchange, request, execution);
+			IdempotentCall call = exchange.call();
+			if (call == null) {
+				if (unresolved != null) {
+					response.discard();
+				}
+				else {
+					response.sendCaptured();
+				}
+				return;
+			}
+			if (exchange.endedBeforeItsWork(unresolved)) {
+				detach(exchange, request, call);
 				if (unresolved != null) {
 					response.discard();
 				}
@@ -87,19 +92,14 @@ public class WebExecutionFinisher {
 				return;
 			}
 			if (unresolved != null) {
-				if (execution != null) {
-					logger.debug("{} failed with {}; its key is released", execution.key(), unresolved.toString());
-					exchange.recordFailure(unresolved);
-					releaseQuietly(execution, FailureTypes.of(unresolved));
-				}
+				logger.debug("{} failed with {}; its key is released", call.key(), unresolved.toString());
+				exchange.recordFailure(unresolved);
+				call.release(FailureTypes.of(unresolved));
 				response.discard();
 				return;
 			}
-			if (execution == null) {
-				response.sendCaptured();
-				return;
-			}
-			store(exchange, request, execution, response);
+			Answer answer = settle(call, request, response, exchange.failure());
+			send(response, request, answer);
 		}
 		catch (IOException ex) {
 			logger.debug("Could not send the response of an idempotent request", ex);
@@ -112,112 +112,81 @@ public class WebExecutionFinisher {
 	 * stored, or the key released. Work that never started is cancelled and its key released; work
 	 * whose end cannot be seen leaves its key to its lease.
 	 */
-	private void detach(WebIdempotencyExchange exchange, HttpServletRequest request, Execution execution) {
+	private void detach(WebIdempotencyExchange exchange, HttpServletRequest request, IdempotentCall call) {
 		AsyncWork work = exchange.work();
 		if (work.cancelIfNotStarted()) {
-			logger.debug("{}: its request ended before its work started; its key is released", execution.key());
-			releaseQuietly(execution, FailureTypes.of(new AsyncRequestEndedUnseenException()));
+			logger.debug("{}: its request ended before its work started; its key is released", call.key());
+			call.release(FailureTypes.of(new AsyncRequestEndedUnseenException()));
 			return;
 		}
 		if (!work.observable()) {
 			logger.warn("{}: its request ended before its asynchronous result, set by work the starter cannot "
-					+ "follow; its key frees when its lease runs out", execution.key());
-			execution.abandon();
+					+ "follow; its key frees when its lease runs out", call.key());
+			call.abandon();
 			return;
 		}
 		logger.debug("{}: its request ended before its asynchronous work; the key is held until the work ends",
-				execution.key());
+				call.key());
 		DetachedRequest detached = DetachedRequest.of(request);
 		HandlerMethod handler = exchange.handler();
-		work.whenEnded((value, failure) -> finishLate(detached, handler, execution, value, failure));
+		work.whenEnded((value, failure) -> finishLate(detached, handler, call, value, failure));
 	}
 
-	private void finishLate(DetachedRequest request, HandlerMethod handler, Execution execution,
+	private void finishLate(DetachedRequest request, HandlerMethod handler, IdempotentCall call,
 			@Nullable Object value, @Nullable Throwable failure) {
 		CapturingResponse response;
 		try {
 			response = this.lateResults.render(request, handler, value, failure);
 		}
 		catch (Exception ex) {
-			logger.warn("Could not render the late result of {}; its key frees when its lease runs out",
-					execution.key(), ex);
-			execution.abandon();
+			logger.warn("Could not render the late result of {}; its key frees when its lease runs out", call.key(),
+					ex);
+			call.abandon();
 			return;
 		}
 		if (response == null) {
-			logger.debug("{}: its late work failed with {}; its key is released", execution.key(), failure);
-			releaseQuietly(execution, FailureTypes.of(failure));
+			logger.debug("{}: its late work failed with {}; its key is released", call.key(), failure);
+			call.release(FailureTypes.of(failure));
 			return;
 		}
 		try {
-			settle(execution, request, response, failure);
-			logger.debug("{}: the late result of its work is settled", execution.key());
+			Answer answer = settle(call, request, response, failure);
+			logger.debug("{}: the late result of its work is settled: {}", call.key(), answer);
 		}
-		catch (RuntimeException | IOException ex) {
-			logger.warn("Could not store the late result of {}; its key frees when its lease runs out",
-					execution.key(), ex);
+		catch (IOException ex) {
+			logger.warn("Could not store the late result of {}; its key frees when its lease runs out", call.key(), ex);
 		}
-	}
-
-	private void store(WebIdempotencyExchange exchange, HttpServletRequest request, Execution execution,
-			CapturingResponse response) throws IOException {
-		Completion completion;
-		try {
-			completion = settle(execution, request, response, exchange.failure());
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not store the response of {}; answering 503, and the key frees when its lease runs out",
-					execution.key(), ex);
-			sendProblem(response, request, new IdempotencyStoreUnavailableException(ex));
-			return;
-		}
-		if (completion == null) {
-			response.sendCaptured();
-			return;
-		}
-		answer(request, execution, response, completion);
 	}
 
 	/**
-	 * Store a handler's response, or release its key when it is transient.
-	 * @return how the completion ended, or {@code null} if the key was released
+	 * Offer a handler's response to its call, which stores it, or releases the key when it is
+	 * transient.
 	 */
-	private @Nullable Completion settle(Execution execution, HttpServletRequest request, CapturingResponse response,
+	private Answer settle(IdempotentCall call, HttpServletRequest request, CapturingResponse response,
 			@Nullable Throwable failure) throws IOException {
 		if (response.isErrorSent() && response.capturedBody().length == 0) {
 			response.setContentType(IdempotencyResponses.PROBLEM_JSON);
 			response.getOutputStream()
 				.write(IdempotencyResponses.statusProblem(response.getStatus(), request.getRequestURI()));
 		}
-		if (this.classifier.classify(response.getStatus(), failure) == Disposition.RELEASE) {
-			releaseQuietly(execution, FailureTypes.of(response.getStatus(), failure));
-			return null;
-		}
+		Disposition disposition = this.classifier.classify(response.getStatus(), failure);
 		StoredResponse stored = new StoredResponse(response.getStatus(), this.headerPolicy.select(response),
 				response.capturedBody());
-		return execution.complete(stored, failure != null);
+		return call.finish(stored, failure, disposition);
 	}
 
-	private void answer(HttpServletRequest request, Execution execution, CapturingResponse response,
-			Completion completion) throws IOException {
-		if (completion instanceof Completion.Stored) {
+	private void send(CapturingResponse response, HttpServletRequest request, Answer answer) throws IOException {
+		if (answer instanceof Answer.Deliver) {
 			response.sendCaptured();
 		}
-		else if (completion instanceof Completion.TakenOver) {
-			logger.warn("{} ran past its lease and was taken over; its response is discarded", execution.key());
-			sendProblem(response, request, new IdempotencyLeaseLostException(execution.policy().lease()));
+		else if (answer instanceof Answer.Replay replay) {
+			sendReplay(response, replay.response());
 		}
-		else if (completion instanceof Completion.RolledBack) {
+		else if (answer instanceof Answer.Refuse refuse) {
+			sendProblem(response, request, refuse.refusal());
+		}
+		else {
 			sendProblem(response, request, new IdempotentTransactionRolledBackException());
-		}
-		else if (completion instanceof Completion.Superseded superseded) {
-			if (superseded.decision() instanceof Decision.Replay replay) {
-				sendReplay(response, replay.response());
-			}
-			else {
-				sendProblem(response, request, new IdempotencyKeyInProgressException(
-						((Decision.InProgress) superseded.decision()).retryAfter()));
-			}
 		}
 	}
 
@@ -229,17 +198,11 @@ public class WebExecutionFinisher {
 
 	private void sendProblem(CapturingResponse response, HttpServletRequest request, IdempotencyException ex)
 			throws IOException {
-		StoredResponse problem = this.problems.response(ex, request);
-		response.sendInstead(problem.status(), problem.headers(), problem.body());
+		send(response, this.problems.response(ex, request));
 	}
 
-	private static void releaseQuietly(Execution execution, String failure) {
-		try {
-			execution.release(failure);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not release {}; it frees when its lease runs out", execution.key(), ex);
-		}
+	private static void send(CapturingResponse response, StoredResponse answer) throws IOException {
+		response.sendInstead(answer.status(), answer.headers(), answer.body());
 	}
 
 }

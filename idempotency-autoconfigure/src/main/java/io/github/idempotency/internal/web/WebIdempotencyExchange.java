@@ -11,7 +11,7 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 
-import io.github.idempotency.internal.engine.Execution;
+import io.github.idempotency.internal.engine.IdempotentCall;
 import io.github.idempotency.internal.method.IdempotentAttributes;
 import io.github.idempotency.store.StoredResponse;
 
@@ -34,7 +34,7 @@ final class WebIdempotencyExchange {
 
 	private boolean invoked;
 
-	private volatile Execution execution;
+	private volatile @Nullable IdempotentCall call;
 
 	private volatile StoredResponse replay;
 
@@ -103,8 +103,21 @@ final class WebIdempotencyExchange {
 		this.invoked = true;
 	}
 
-	void start(Execution execution) {
-		this.execution = execution;
+	/**
+	 * Note that this request's call is claimed and running, to be finished by the finisher.
+	 * @param call the call
+	 */
+	void start(IdempotentCall call) {
+		this.call = call;
+	}
+
+	/**
+	 * Return the claimed call of this request.
+	 * @return the call, or {@code null} if its handler was not claimed (not reached yet, replayed,
+	 * refused, or not idempotent)
+	 */
+	@Nullable IdempotentCall call() {
+		return this.call;
 	}
 
 	/**
@@ -150,9 +163,6 @@ final class WebIdempotencyExchange {
 				|| failure instanceof AsyncRequestEndedUnseenException;
 	}
 
-	Execution execution() {
-		return this.execution;
-	}
 
 	/**
 	 * Answer this request with a stored response instead of what the handler chain writes.

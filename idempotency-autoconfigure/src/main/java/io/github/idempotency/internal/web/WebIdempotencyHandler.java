@@ -14,8 +14,9 @@ import org.springframework.web.servlet.HandlerMapping;
 import io.github.idempotency.FingerprintRequest;
 import io.github.idempotency.IdempotencyException;
 import io.github.idempotency.annotation.IdempotencyMode;
-import io.github.idempotency.internal.engine.Execution;
+import io.github.idempotency.internal.engine.CallAdapter;
 import io.github.idempotency.internal.engine.IdempotencyKeys;
+import io.github.idempotency.internal.engine.IdempotentCall;
 import io.github.idempotency.internal.engine.IdempotentInvocation;
 import io.github.idempotency.internal.engine.InvalidIdempotencyKeyException;
 import io.github.idempotency.internal.engine.OperationPolicy;
@@ -68,17 +69,7 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 	public @Nullable Object invoke(MethodInvocation invocation, IdempotentAttributes attributes) throws Throwable {
 		WebIdempotencyExchange exchange = WebIdempotencyExchange.current();
 		exchange.markInvoked();
-		try {
-			return this.invocation.invoke(new HandlerCall(exchange, invocation, attributes));
-		}
-		catch (IdempotencyException ex) {
-			if (exchange.execution() != null) {
-				// Thrown by the handler's own work, such as an idempotent call it made.
-				throw ex;
-			}
-			exchange.refuse(this.problems.response(ex, exchange.request()));
-			return AsyncReturnTypes.noValue(attributes.method());
-		}
+		return this.invocation.invoke(new HandlerCall(exchange, invocation, attributes));
 	}
 
 	@Override
@@ -89,7 +80,7 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 	/**
 	 * One call of an {@code @Idempotent} handler method.
 	 */
-	private final class HandlerCall implements IdempotentInvocation.Call<Object> {
+	private final class HandlerCall implements CallAdapter<Object> {
 
 		private final WebIdempotencyExchange exchange;
 
@@ -173,11 +164,12 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 		}
 
 		@Override
-		public @Nullable Object proceed(Execution execution) throws Throwable {
-			this.exchange.start(execution);
+		public @Nullable Object run(IdempotentCall call) throws Throwable {
+			this.exchange.start(call);
 			try {
 				Object result = this.invocation.proceed();
-				AsyncWork work = AsyncWork.of(result, this.attributes.method(), this.exchange.request(), execution);
+				AsyncWork work = AsyncWork.of(result, this.attributes.method(), this.exchange.request(),
+						call.execution());
 				if (work == null) {
 					return result;
 				}
@@ -199,6 +191,16 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 		@Override
 		public @Nullable Object replay(StoredResponse stored) {
 			this.exchange.replay(stored);
+			return AsyncReturnTypes.noValue(this.attributes.method());
+		}
+
+		/**
+		 * Answered by the starter itself, as a replay is, so that no exception handler of the
+		 * application turns it into something else.
+		 */
+		@Override
+		public @Nullable Object refuse(IdempotencyException refusal) {
+			this.exchange.refuse(WebIdempotencyHandler.this.problems.response(refusal, this.exchange.request()));
 			return AsyncReturnTypes.noValue(this.attributes.method());
 		}
 

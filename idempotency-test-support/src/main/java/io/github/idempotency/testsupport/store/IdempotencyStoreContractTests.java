@@ -1035,7 +1035,9 @@ public abstract class IdempotencyStoreContractTests {
 		ExecutorService executor = Executors.newFixedThreadPool(threads());
 		try {
 			List<Future<?>> workers = new ArrayList<>();
-			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			// Rounds go on past their number until every path was taken, for at most two minutes: a loaded
+			// machine takes the rarer paths later.
+			long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
 			for (int t = 0; t < threads(); t++) {
 				workers.add(executor.submit(() -> fuzz.run(rounds, deadline)));
 			}
