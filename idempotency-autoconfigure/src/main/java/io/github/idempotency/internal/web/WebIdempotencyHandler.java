@@ -8,6 +8,10 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.Ordered;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerMapping;
 
@@ -53,13 +57,15 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 
 	/**
 	 * A call is this request's handler call when it is the first call of the handler method the
-	 * request was mapped to; any other {@code @Idempotent} call it makes is a bean-method call.
+	 * request was mapped to; any other {@code @Idempotent} call it makes is a bean-method call. A
+	 * request handler called in a request that the starter's filter never saw (a MockMvc built
+	 * without filters, say) is refused with a message, never run unguarded.
 	 */
 	@Override
 	public boolean supports(MethodInvocation invocation, IdempotentAttributes attributes) {
 		WebIdempotencyExchange exchange = WebIdempotencyExchange.current();
 		if (exchange == null) {
-			return false;
+			return isRequestHandlerInRequest(attributes);
 		}
 		Class<?> targetClass = (invocation.getThis() != null) ? AopUtils.getTargetClass(invocation.getThis()) : null;
 		return exchange.isHandlerCall(AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass));
@@ -68,8 +74,20 @@ public class WebIdempotencyHandler implements IdempotentInvocationHandler, Order
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation, IdempotentAttributes attributes) throws Throwable {
 		WebIdempotencyExchange exchange = WebIdempotencyExchange.current();
+		if (exchange == null) {
+			throw new IllegalStateException("@Idempotent " + attributes.method() + " handles a request that the "
+					+ "starter's IdempotencyFilter did not see, so its key and response cannot be read. In MockMvc "
+					+ "tests, build MockMvc with @AutoConfigureMockMvc, or webAppContextSetup(context)"
+					+ ".apply(IdempotencyMockMvc.idempotency()) from idempotency-test-support; standaloneSetup is "
+					+ "not supported.");
+		}
 		exchange.markInvoked();
 		return this.invocation.invoke(new HandlerCall(exchange, invocation, attributes));
+	}
+
+	private static boolean isRequestHandlerInRequest(IdempotentAttributes attributes) {
+		return RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes
+				&& AnnotatedElementUtils.hasAnnotation(attributes.method(), RequestMapping.class);
 	}
 
 	@Override
