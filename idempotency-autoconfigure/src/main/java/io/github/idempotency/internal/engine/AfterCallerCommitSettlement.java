@@ -1,29 +1,22 @@
 package io.github.idempotency.internal.engine;
 
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.idempotency.Outcome;
-import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.StoredResponse;
 
 /**
  * LEASED inside a caller's transaction on another resource than the store: the response is stored
  * once the caller has committed, its lease renewed until then; a rollback releases the key.
  */
-final class AfterCallerCommitSettlement implements Settlement {
+final class AfterCallerCommitSettlement extends LeasedSettlement {
 
 	static final AfterCallerCommitSettlement INSTANCE = new AfterCallerCommitSettlement();
 
 	private static final Logger logger = LoggerFactory.getLogger(AfterCallerCommitSettlement.class);
 
 	private AfterCallerCommitSettlement() {
-	}
-
-	@Override
-	public boolean holdsByTransaction() {
-		return false;
 	}
 
 	@Override
@@ -49,21 +42,6 @@ final class AfterCallerCommitSettlement implements Settlement {
 			}
 		});
 		return Completion.STORED;
-	}
-
-	@Override
-	public void release(Execution execution, @Nullable String failure) {
-		ImmediateSettlement.INSTANCE.release(execution, failure);
-	}
-
-	@Override
-	public void refuse(Execution execution, String failure) {
-		ImmediateSettlement.INSTANCE.refuse(execution, failure);
-	}
-
-	@Override
-	public SequenceAdvance advanceSequence(Execution execution, SequenceNumber sequence) {
-		return ImmediateSettlement.INSTANCE.advanceSequence(execution, sequence);
 	}
 
 }

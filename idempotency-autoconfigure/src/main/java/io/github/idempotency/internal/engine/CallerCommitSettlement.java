@@ -1,11 +1,9 @@
 package io.github.idempotency.internal.engine;
 
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.idempotency.Outcome;
-import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.StoredResponse;
 
 /**
@@ -13,18 +11,13 @@ import io.github.idempotency.store.StoredResponse;
  * outside it; the completion is written in the caller's transaction and commits with it, and its
  * rollback releases the key.
  */
-final class CallerCommitSettlement implements Settlement {
+final class CallerCommitSettlement extends LeasedSettlement {
 
 	static final CallerCommitSettlement INSTANCE = new CallerCommitSettlement();
 
 	private static final Logger logger = LoggerFactory.getLogger(CallerCommitSettlement.class);
 
 	private CallerCommitSettlement() {
-	}
-
-	@Override
-	public boolean holdsByTransaction() {
-		return false;
 	}
 
 	@Override
@@ -60,21 +53,6 @@ final class CallerCommitSettlement implements Settlement {
 			}
 		});
 		return Completion.STORED;
-	}
-
-	@Override
-	public void release(Execution execution, @Nullable String failure) {
-		ImmediateSettlement.INSTANCE.release(execution, failure);
-	}
-
-	@Override
-	public void refuse(Execution execution, String failure) {
-		ImmediateSettlement.INSTANCE.refuse(execution, failure);
-	}
-
-	@Override
-	public SequenceAdvance advanceSequence(Execution execution, SequenceNumber sequence) {
-		return ImmediateSettlement.INSTANCE.advanceSequence(execution, sequence);
 	}
 
 }

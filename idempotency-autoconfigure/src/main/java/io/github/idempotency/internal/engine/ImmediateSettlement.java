@@ -1,29 +1,22 @@
 package io.github.idempotency.internal.engine;
 
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.idempotency.Outcome;
-import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.StoredResponse;
 
 /**
  * LEASED with no transaction around the call: the response is stored, or the key released, at
  * once, each a write of its own.
  */
-final class ImmediateSettlement implements Settlement {
+final class ImmediateSettlement extends LeasedSettlement {
 
 	static final ImmediateSettlement INSTANCE = new ImmediateSettlement();
 
 	private static final Logger logger = LoggerFactory.getLogger(ImmediateSettlement.class);
 
 	private ImmediateSettlement() {
-	}
-
-	@Override
-	public boolean holdsByTransaction() {
-		return false;
 	}
 
 	@Override
@@ -39,33 +32,6 @@ final class ImmediateSettlement implements Settlement {
 			execution.end(stored ? Outcome.EXECUTED : Outcome.TAKEN_OVER);
 		}
 		return stored ? Completion.STORED : Completion.TAKEN_OVER;
-	}
-
-	@Override
-	public void release(Execution execution, @Nullable String failure) {
-		try {
-			execution.releaseClaim(failure);
-		}
-		finally {
-			execution.end(Outcome.RELEASED);
-		}
-	}
-
-	@Override
-	public void refuse(Execution execution, String failure) {
-		try {
-			execution.releaseClaim(failure);
-		}
-		finally {
-			execution.end(Outcome.STALE_SEQUENCE);
-		}
-	}
-
-	@Override
-	public SequenceAdvance advanceSequence(Execution execution, SequenceNumber sequence) {
-		return execution.transactions()
-			.outside(() -> execution.store()
-				.advanceSequence(execution.key().tenant(), sequence.scope(), sequence.number(), execution.ttl()));
 	}
 
 }

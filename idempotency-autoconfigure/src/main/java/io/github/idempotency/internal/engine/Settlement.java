@@ -11,8 +11,7 @@ import io.github.idempotency.store.StoredResponse;
  * How the outcome of a claimed execution is written, chosen once when its key is claimed from the
  * mode and the transaction the call runs in; no other class decides on transaction state.
  */
-sealed interface Settlement permits OwnTransactionSettlement, JoinedTransactionSettlement,
-		CallerCommitSettlement, AfterCallerCommitSettlement, ImmediateSettlement {
+sealed interface Settlement permits OwnTransactionSettlement, JoinedTransactionSettlement, LeasedSettlement {
 
 	/**
 	 * Choose the settlement of a claim.
