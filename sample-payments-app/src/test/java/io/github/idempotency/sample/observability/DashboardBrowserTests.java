@@ -140,7 +140,7 @@ class DashboardBrowserTests {
 		Carts.createMandate(http);
 
 		browser.get("http://localhost:" + this.port + "/actuator/idempotencydashboard?interval=1");
-		await().atMost(TIMEOUT).untilAsserted(() -> {
+		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).untilAsserted(() -> {
 			assertThat(cell(PAYMENTS, "executed")).isEqualTo("2");
 			assertThat(cell(PAYMENTS, "replayed")).isEqualTo("1");
 			assertThat(cell(PAYMENTS, "mismatch")).isEqualTo("1");
@@ -161,9 +161,9 @@ class DashboardBrowserTests {
 				assertThat(pay(http, key, request).statusCode()).isEqualTo(201);
 				assertThat(pay(http, key, request).statusCode()).isEqualTo(201);
 			}
-			await().atMost(TIMEOUT).until(() -> updates() > updates + 1);
+			await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).until(() -> updates() > updates + 1);
 		}
-		await().atMost(TIMEOUT).untilAsserted(() -> {
+		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).untilAsserted(() -> {
 			assertThat(cell(PAYMENTS, "executed")).isEqualTo("8");
 			assertThat(cell(PAYMENTS, "replayed")).isEqualTo("7");
 			assertThat(browser.findElements(By.cssSelector("#outcomes-chart polyline[data-series='replayed']")))
@@ -178,7 +178,7 @@ class DashboardBrowserTests {
 		CompletableFuture<HttpResponse<byte[]>> held = http.post("/payments").key(stuckKey).json(stuckRequest).sendAsync();
 		assertThat(this.gate.awaitHeld()).isTrue();
 		assertThat(pay(http, stuckKey, stuckRequest).statusCode()).isEqualTo(409);
-		await().atMost(TIMEOUT).untilAsserted(() -> {
+		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).untilAsserted(() -> {
 			assertThat(text("in-flight")).isEqualTo("1");
 			assertThat(cell(PAYMENTS, "conflict")).isEqualTo("1");
 			assertThat(field(PAYMENTS, "in-progress")).isEqualTo("1");
@@ -186,7 +186,7 @@ class DashboardBrowserTests {
 		assertThat(this.jdbc.update("UPDATE idempotency_record SET locked_until = now() - interval '1 second' "
 				+ "WHERE operation = ? AND idempotency_key = ? AND status = 'IN_PROGRESS'", PAYMENTS, stuckKey))
 			.isOne();
-		await().atMost(TIMEOUT).untilAsserted(() -> {
+		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).untilAsserted(() -> {
 			assertThat(text("stuck-total")).isEqualTo("1");
 			assertThat(field(PAYMENTS, "stuck")).startsWith("1");
 		});
@@ -195,7 +195,7 @@ class DashboardBrowserTests {
 		assertThat(browser.findElement(By.id("release-operation")).getDomProperty("value")).isEqualTo(PAYMENTS);
 		browser.findElement(By.id("release-key")).sendKeys(stuckKey);
 		browser.findElement(By.id("lookup")).click();
-		await().atMost(TIMEOUT).untilAsserted(() -> {
+		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).untilAsserted(() -> {
 			assertThat(text("record-details")).contains("IN_PROGRESS").contains("#" + KeyHashes.shortHash(stuckKey));
 			assertThat(browser.findElement(By.cssSelector("[data-field='record-lease']")).getText())
 				.isEqualTo("expired");
@@ -212,11 +212,11 @@ class DashboardBrowserTests {
 
 		browser.findElement(By.id("release")).click();
 		waitFor().until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm-ok"))).click();
-		await().atMost(TIMEOUT)
+		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class)
 			.untilAsserted(() -> assertThat(text("release-message"))
 				.isEqualTo("Released #" + KeyHashes.shortHash(stuckKey) + ": the next retry runs the operation again."));
 		assertThat(records(stuckKey)).as("the record after the operator confirmed").isZero();
-		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(text("stuck-total")).isEqualTo("0"));
+		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).untilAsserted(() -> assertThat(text("stuck-total")).isEqualTo("0"));
 
 		this.gate.open();
 		HttpResponse<byte[]> lost = held.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
