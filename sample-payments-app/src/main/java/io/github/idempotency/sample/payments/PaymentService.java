@@ -54,6 +54,33 @@ public class PaymentService {
 			payment = this.payments.save(payment);
 			this.crashWindows.reached(CrashWindows.Window.AFTER_SETTLE, payment);
 		}
+		return answer(payment);
+	}
+
+	/**
+	 * Charge the customer first, then record the payment, settled: the order for a slow external
+	 * gateway that deduplicates charges by key, where nothing of the payment is written before the
+	 * gateway answers. A run that stops between the two finds, on its next run, the charge of the
+	 * first at the gateway, and records the payment with it.
+	 * @param key the payment's idempotency key
+	 * @param request the request as received
+	 * @return the payment, charged
+	 * @throws InvalidPaymentException if the request is invalid
+	 * @throws PaymentDeclinedException if the gateway declined the charge
+	 */
+	public PaymentResponse createChargingFirst(PaymentKey key, CreatePaymentRequest request) {
+		NewPayment newPayment = NewPayment.from(request);
+		GatewayCharge charge = this.gateway.charge(new ChargeRequest(key.gatewayKey(), newPayment.customerId(),
+				newPayment.amount(), newPayment.currency()));
+		Payment payment = findOrCreate(key, newPayment);
+		if (payment.getStatus() == PaymentStatus.PENDING) {
+			payment.settle(charge);
+			payment = this.payments.save(payment);
+		}
+		return answer(payment);
+	}
+
+	private PaymentResponse answer(Payment payment) {
 		PaymentResponse response = PaymentResponse.of(payment);
 		if (payment.getStatus() == PaymentStatus.DECLINED) {
 			throw new PaymentDeclinedException(response);
