@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -27,6 +28,13 @@ import org.jspecify.annotations.Nullable;
  * {@code lease-lost}, any {@code 5xx} (a transient failure, the key released), or no answer at
  * all (a connection error or timeout). Anything else, such as a {@code 422} for a retry with the
  * same body, is outside the contract.
+ * <p>
+ * With an external gateway ({@link GatewayLog}), its charges are the ones counted, and for every
+ * key of a LEASED operation no two claims call it at the same time: a call under one fencing
+ * token that begins while a call of the same key under another token is still inside the gateway
+ * is an external duplicate. A claim checks its lease before it calls, and the soak's leases are
+ * well above the longest call, so no takeover that the contract allows can make two calls
+ * overlap: only a claim the store lost, or a key released while its work still ran, can.
  */
 final class HistoryChecker {
 
@@ -96,6 +104,7 @@ final class HistoryChecker {
 						+ record.lockedUntil() + (record.leaseOver() ? " (lease over)" : " (lease still running)")));
 			}
 		}
+		checkExternalCalls(history, state.gatewayCalls(), violations);
 		Map<FaultKind, Integer> faults = new EnumMap<>(FaultKind.class);
 		history.faults().forEach((fault) -> faults.merge(fault.kind(), 1, Integer::sum));
 		int chargesAskedAgain = (int) state.charges().stream().filter((charge) -> charge.attempts() > 1).count();
@@ -106,8 +115,69 @@ final class HistoryChecker {
 				.stream()
 				.noneMatch((fault) -> attempt.start() >= fault.start() && attempt.start() <= fault.end() + CALM_AFTER_MILLIS))
 			.count();
+		int externalCharges = state.gatewayCalls().isEmpty() ? 0 : state.charges().size();
+		int asyncRequests = (int) history.attempts().stream().filter(Attempt::async).count();
 		return new Report(history.run(), history.attempts().size(), byKey.size(), acknowledged, faults, answers,
-				chargesAskedAgain, calmServerErrors, Throughput.of(history, acknowledgedAt), violations);
+				chargesAskedAgain, calmServerErrors, Throughput.of(history, acknowledgedAt), externalCharges,
+				asyncRequests, violations);
+	}
+
+	/**
+	 * Find, for every key of a LEASED operation, two calls of the external gateway under different
+	 * fencing tokens that were inside the gateway at the same time.
+	 */
+	private static void checkExternalCalls(History history, List<GatewayLog.Call> calls, List<Violation> violations) {
+		String mode = (history.run() != null) ? history.run().mode() : null;
+		long origin = (history.run() != null) ? history.run().start() : 0;
+		Map<String, List<GatewayLog.Call>> byKey = group(calls, GatewayLog.Call::key);
+		for (Map.Entry<String, List<GatewayLog.Call>> entry : byKey.entrySet()) {
+			List<GatewayLog.Call> leased = entry.getValue()
+				.stream()
+				.filter((call) -> isLeased(mode, call.operation()))
+				.sorted(Comparator.comparingLong(GatewayLog.Call::start))
+				.toList();
+			for (int later = 1; later < leased.size(); later++) {
+				GatewayLog.Call second = leased.get(later);
+				for (int earlier = 0; earlier < later; earlier++) {
+					GatewayLog.Call first = leased.get(earlier);
+					if (!first.token().equals(second.token()) && second.start() < first.end()) {
+						violations.add(new Violation(Category.EXTERNAL_DUPLICATE, entry.getKey(),
+								second.operation() + ": the call of token " + shortToken(second.token()) + " ("
+										+ span(second, origin) + ") began while that of token " + shortToken(first.token())
+										+ " (" + span(first, origin) + ") was inside the gateway; last fault before: "
+										+ lastFaultBefore(history, second.start(), origin)));
+					}
+				}
+			}
+		}
+	}
+
+	/**
+	 * Return whether an operation claims LEASED in a mode: in the atomic mode the synchronous
+	 * payments are ATOMIC, whose claim a database crash rolls back with the rest of its
+	 * transaction (an effect outside the database is not theirs to protect).
+	 */
+	static boolean isLeased(@Nullable String mode, String operation) {
+		return !"atomic".equals(mode) || "create-payment-async".equals(operation);
+	}
+
+	private static String shortToken(String token) {
+		return (token.length() > 8) ? token.substring(0, 8) : token;
+	}
+
+	private static String span(GatewayLog.Call call, long origin) {
+		return String.format(Locale.ROOT, "+%.3f s to +%.3f s", (call.start() - origin) / 1000.0,
+				(call.end() - origin) / 1000.0);
+	}
+
+	private static String lastFaultBefore(History history, long at, long origin) {
+		return history.faults()
+			.stream()
+			.filter((fault) -> fault.start() <= at)
+			.max(Comparator.comparingLong(Fault::start))
+			.map((fault) -> String.format(Locale.ROOT, "%s (target %d) at +%.3f s, %s", fault.kind().label(),
+					fault.target(), (fault.start() - origin) / 1000.0, fault.detail()))
+			.orElse("none");
 	}
 
 	/**
@@ -247,7 +317,14 @@ final class HistoryChecker {
 		/**
 		 * A payment, charge or record under a key that was never sent.
 		 */
-		PHANTOM("phantoms");
+		PHANTOM("phantoms"),
+
+		/**
+		 * Two claims of one key of a LEASED operation inside the external gateway at the same
+		 * time: the second call began while the first, under another fencing token, had not been
+		 * answered.
+		 */
+		EXTERNAL_DUPLICATE("external-duplicates");
 
 		private final String label;
 

@@ -2,6 +2,8 @@ package io.github.idempotency.chaos;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,6 +19,12 @@ import org.jspecify.annotations.Nullable;
  * Injects one fault after another on a schedule drawn from a seeded {@link Random}: which kind
  * (every kind of the mode once per round, in a shuffled order), which instance, how long and how
  * hard, and the pause before the next. The faults are made by {@code bench/chaos/fault.sh}.
+ * <p>
+ * Database crashes ({@link FaultKind#DATABASE_CRASH}) run on a schedule of their own, every 5 to
+ * 10 s, besides the others: each waits until the external gateway receives a slow charge, then
+ * kills a backend of the database at once, so that the server crashes while that charge (and
+ * usually others) is inside the gateway, a few milliseconds after its claim. A database restart
+ * ({@link FaultKind#DATABASE_RESTART}) also waits for a charge to arrive, of any length.
  */
 final class Nemesis implements Runnable {
 
@@ -44,20 +52,79 @@ final class Nemesis implements Runnable {
 
 	private volatile @Nullable Throwable failure;
 
+	private final long seed;
+
+	private final @Nullable GatewayControl gateway;
+
+	private final @Nullable Path databaseDirectory;
+
+	private final long crashOnLatencyMillis;
+
+	private final boolean crashes;
+
+	/**
+	 * Create a nemesis.
+	 * @param seed the seed of its schedules
+	 * @param kinds the kinds of fault to inject
+	 * @param faultScript {@code bench/chaos/fault.sh}
+	 * @param instances the number of instances
+	 * @param begin when to start, epoch milliseconds
+	 * @param end when to stop, epoch milliseconds
+	 * @param history where each fault is recorded
+	 * @param log where the fault script's output goes
+	 * @param gateway the external gateway's control, which tells when a charge arrives, or
+	 * {@code null} without one
+	 * @param databaseDirectory the database server's data directory (its {@code postmaster.pid}
+	 * names the server's process), needed for {@link FaultKind#DATABASE_CRASH}
+	 * @param crashOnLatencyMillis the shortest charge a database crash waits for
+	 */
 	Nemesis(long seed, List<FaultKind> kinds, Path faultScript, int instances, long begin, long end,
-			History.Writer history, Path log) {
+			History.Writer history, Path log, @Nullable GatewayControl gateway, @Nullable Path databaseDirectory,
+			long crashOnLatencyMillis) {
+		this.seed = seed;
 		this.random = new Random(seed);
-		this.kinds = kinds;
+		this.kinds = kinds.stream().filter((kind) -> kind != FaultKind.DATABASE_CRASH).toList();
 		this.faultScript = faultScript;
 		this.instances = instances;
 		this.begin = begin;
 		this.end = end;
 		this.history = history;
 		this.log = log;
+		this.gateway = gateway;
+		this.databaseDirectory = databaseDirectory;
+		this.crashOnLatencyMillis = crashOnLatencyMillis;
+		if (kinds.contains(FaultKind.DATABASE_CRASH) && (gateway == null || databaseDirectory == null)) {
+			throw new IllegalArgumentException("Database crashes need the gateway's control and the database's directory");
+		}
+		this.crashes = kinds.contains(FaultKind.DATABASE_CRASH);
 	}
 
 	@Override
 	public void run() {
+		Thread crasher = null;
+		if (this.crashes) {
+			crasher = new Thread(this::crashes, "nemesis-crashes");
+			crasher.start();
+		}
+		try {
+			deck();
+		}
+		finally {
+			if (crasher != null) {
+				try {
+					crasher.join();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
+	}
+
+	private void deck() {
+		if (this.kinds.isEmpty()) {
+			return;
+		}
 		List<FaultKind> deck = new ArrayList<>();
 		try {
 			if (!sleepUntil(this.begin)) {
@@ -85,6 +152,87 @@ final class Nemesis implements Runnable {
 		}
 		catch (RuntimeException | IOException ex) {
 			this.failure = ex;
+		}
+	}
+
+	/**
+	 * Crash the database every 5 to 10 s while a slow charge is inside the gateway, on a schedule
+	 * of its own drawn from the seed.
+	 */
+	private void crashes() {
+		Random schedule = new Random(this.seed ^ 0x63726173684C4FL);
+		try {
+			if (!sleepUntil(this.begin + 2000 + schedule.nextInt(3000))) {
+				return;
+			}
+			do {
+				long pause = 5000 + schedule.nextInt(5000);
+				crashOnSlowCharge();
+				if (!sleepUntil(System.currentTimeMillis() + pause)) {
+					return;
+				}
+			}
+			while (true);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (RuntimeException | IOException ex) {
+			this.failure = ex;
+		}
+	}
+
+	/**
+	 * Wait for a slow charge to arrive at the gateway and kill a client backend of the database
+	 * that moment; the server then ends every backend and recovers. Nothing happens if no slow
+	 * charge arrives within 4 s.
+	 */
+	private void crashOnSlowCharge() throws IOException, InterruptedException {
+		List<ProcessHandle> backends = clientBackends();
+		if (backends.isEmpty()) {
+			return;
+		}
+		long wait = Math.min(4000, this.end - System.currentTimeMillis());
+		if (wait <= 0) {
+			return;
+		}
+		GatewayControl.Arrival arrival = this.gateway.awaitCall(this.crashOnLatencyMillis, wait);
+		if (arrival == null) {
+			return;
+		}
+		ProcessHandle victim = backends.stream().filter(ProcessHandle::isAlive).findFirst().orElse(null);
+		if (victim == null || !victim.destroyForcibly()) {
+			return;
+		}
+		long crashed = System.currentTimeMillis();
+		fault("pg-await");
+		long up = System.currentTimeMillis();
+		this.history.fault(new Fault(FaultKind.DATABASE_CRASH, 0, crashed, up,
+				"backend " + victim.pid() + " killed " + (crashed - arrival.at()) + " ms after a " + arrival.latencyMillis()
+						+ " ms charge arrived; accepting connections again after " + (up - crashed) + " ms"));
+	}
+
+	/**
+	 * Return the backends that serve the instances' connections, in a random order.
+	 */
+	private List<ProcessHandle> clientBackends() throws IOException {
+		long postmaster = Long.parseLong(
+				Files.readAllLines(this.databaseDirectory.resolve("postmaster.pid")).get(0).trim());
+		List<ProcessHandle> backends = new ArrayList<>(ProcessHandle.of(postmaster)
+			.map((process) -> process.children().filter(Nemesis::servesAnInstance).toList())
+			.orElse(List.of()));
+		Collections.shuffle(backends);
+		return backends;
+	}
+
+	private static boolean servesAnInstance(ProcessHandle process) {
+		try {
+			String title = new String(Files.readAllBytes(Path.of("/proc", String.valueOf(process.pid()), "cmdline")),
+					StandardCharsets.UTF_8);
+			return title.startsWith("postgres: postgres chaos ");
+		}
+		catch (IOException ex) {
+			return false;
 		}
 	}
 
@@ -123,8 +271,14 @@ final class Nemesis implements Runnable {
 			}
 			case DATABASE_RESTART -> {
 				target = 0;
+				GatewayControl.Arrival arrival = (this.gateway != null)
+						? this.gateway.awaitCall(0, Math.min(3000, Math.max(1, this.end - System.currentTimeMillis())))
+						: null;
 				fault("pg-restart");
+				detail = (arrival != null) ? "a charge had arrived " + (System.currentTimeMillis() - arrival.at())
+						+ " ms before the restart began" : "";
 			}
+			case DATABASE_CRASH -> throw new IllegalStateException("Database crashes run on their own schedule");
 			case REDIS_RESTART -> {
 				target = 0;
 				fault("redis-restart");
