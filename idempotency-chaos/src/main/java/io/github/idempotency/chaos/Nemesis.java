@@ -213,11 +213,17 @@ final class Nemesis implements Runnable {
 	}
 
 	/**
-	 * Return the backends that serve the instances' connections, in a random order.
+	 * Return the backends that serve the instances' connections, in a random order; none while
+	 * the server is down (a restart of the other schedule).
 	 */
-	private List<ProcessHandle> clientBackends() throws IOException {
-		long postmaster = Long.parseLong(
-				Files.readAllLines(this.databaseDirectory.resolve("postmaster.pid")).get(0).trim());
+	private List<ProcessHandle> clientBackends() {
+		long postmaster;
+		try {
+			postmaster = Long.parseLong(Files.readAllLines(this.databaseDirectory.resolve("postmaster.pid")).get(0).trim());
+		}
+		catch (IOException | RuntimeException ex) {
+			return List.of();
+		}
 		List<ProcessHandle> backends = new ArrayList<>(ProcessHandle.of(postmaster)
 			.map((process) -> process.children().filter(Nemesis::servesAnInstance).toList())
 			.orElse(List.of()));
