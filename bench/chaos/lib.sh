@@ -235,7 +235,9 @@ instance_signal() {
 # Ends every connection that instance N has open to the database, as a network blip or a database
 # failover would: the server closes them, and the instance's pools see broken connections.
 drop_connections() {
-  pg -d postgres -tAc "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'chaos-i$1'"
+  # a crash of the server (another fault) has ended them already
+  pg -d postgres -tAc "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'chaos-i$1'" \
+    || chaos_log "drop-connections: the server is not accepting connections (crashed or restarting)"
 }
 
 # The port of a link: pg (the default) or redis.

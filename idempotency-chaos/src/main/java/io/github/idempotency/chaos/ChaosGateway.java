@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -46,9 +47,13 @@ import tools.jackson.databind.node.ObjectNode;
  * restarted gateway reads its charges back from it.
  * <p>
  * {@code GET /control/await-call?min-latency-ms=N&timeout-ms=M} answers as soon as a charge call
- * that will take at least N ms arrives (200, with its key and time), or 204 after M ms: the
- * nemesis crashes the database at that moment, so that the crash lands while the call is inside
- * the gateway. {@code GET /health} answers 200.
+ * that will take at least N ms arrives (200, with its key and time), or 204 after M ms.
+ * {@code GET /control/crash-on-call?min-latency-ms=N&timeout-ms=M&pids=P,...} does the same, and
+ * when such a call arrives first kills the first of the given processes that is alive, with
+ * {@code SIGKILL}, on the thread that received the call: that is how the nemesis crashes the
+ * database the moment a charge arrives, a few milliseconds after its claim committed, before the
+ * next synchronous commit of any session writes that claim to the disk (a wake-up of another
+ * process would come too late). {@code GET /health} answers 200.
  * <p>
  * Arguments: {@code --port=8090 --log=FILE [--seed=N] [--latency-ms=50-300]
  * [--slow-latency-ms=800-1200]}.
@@ -99,6 +104,7 @@ public final class ChaosGateway {
 		this.server.setExecutor(this.executor);
 		this.server.createContext("/charges", this::charge);
 		this.server.createContext("/control/await-call", this::awaitCall);
+		this.server.createContext("/control/crash-on-call", this::awaitCall);
 		this.server.createContext("/health", (exchange) -> answer(exchange, 200, null));
 	}
 
@@ -152,7 +158,7 @@ public final class ChaosGateway {
 			int attempts = this.calls.computeIfAbsent(key, (k) -> new AtomicInteger()).incrementAndGet();
 			sleep(millis);
 			record(new GatewayLog.Call(key, caller, start, System.currentTimeMillis(), charge.id(), created[0],
-					charge.status()));
+					charge.status(), millis));
 			ObjectNode answer = History.JSON.createObjectNode();
 			answer.put("id", charge.id());
 			answer.put("status", charge.status());
@@ -188,7 +194,19 @@ public final class ChaosGateway {
 	private void awaitCall(HttpExchange exchange) throws IOException {
 		try (exchange) {
 			Map<String, String> query = query(exchange.getRequestURI());
-			Waiter waiter = new Waiter(Long.parseLong(query.getOrDefault("min-latency-ms", "0")),
+			List<Long> pids = new ArrayList<>();
+			if (exchange.getRequestURI().getPath().endsWith("/crash-on-call")) {
+				for (String pid : query.getOrDefault("pids", "").split(",")) {
+					if (!pid.isBlank()) {
+						pids.add(Long.parseLong(pid.trim()));
+					}
+				}
+				if (pids.isEmpty()) {
+					answer(exchange, 400, null);
+					return;
+				}
+			}
+			Waiter waiter = new Waiter(Long.parseLong(query.getOrDefault("min-latency-ms", "0")), pids,
 					new CompletableFuture<>());
 			synchronized (this.waiters) {
 				this.waiters.add(waiter);
@@ -219,6 +237,10 @@ public final class ChaosGateway {
 			for (Waiter waiter : List.copyOf(this.waiters)) {
 				if (millis >= waiter.minLatency()) {
 					ObjectNode arrival = History.JSON.createObjectNode();
+					killFirstAlive(waiter.pids()).ifPresent((pid) -> {
+						arrival.put("killed", pid);
+						arrival.put("killedAt", System.currentTimeMillis());
+					});
 					arrival.put("key", key);
 					arrival.put("latencyMs", millis);
 					arrival.put("at", at);
@@ -227,6 +249,16 @@ public final class ChaosGateway {
 				}
 			}
 		}
+	}
+
+	private static Optional<Long> killFirstAlive(List<Long> pids) {
+		for (long pid : pids) {
+			Optional<ProcessHandle> process = ProcessHandle.of(pid);
+			if (process.isPresent() && process.get().destroyForcibly()) {
+				return Optional.of(pid);
+			}
+		}
+		return Optional.empty();
 	}
 
 	private static void answer(HttpExchange exchange, int status, @Nullable JsonNode body) throws IOException {
@@ -276,9 +308,10 @@ public final class ChaosGateway {
 	}
 
 	/**
-	 * A control request waiting for a call that takes at least its minimum.
+	 * A control request waiting for a call that takes at least its minimum, and the processes
+	 * to kill when it arrives (none to only learn of it).
 	 */
-	private record Waiter(long minLatency, CompletableFuture<ObjectNode> arrival) {
+	private record Waiter(long minLatency, List<Long> pids, CompletableFuture<ObjectNode> arrival) {
 
 	}
 

@@ -71,9 +71,10 @@ record GatewayLog(List<Call> calls, List<Charge> charges) {
 	 * @param chargeId the charge it answered with
 	 * @param created whether this call made the charge
 	 * @param status the charge's status, {@code SUCCEEDED} or {@code DECLINED}
+	 * @param latencyMillis how long the gateway meant the call to take
 	 */
 	record Call(String scopedKey, String token, long start, long end, String chargeId, boolean created,
-			String status) {
+			String status, long latencyMillis) {
 
 		/**
 		 * Return the client's idempotency key.

@@ -183,33 +183,27 @@ final class Nemesis implements Runnable {
 	}
 
 	/**
-	 * Wait for a slow charge to arrive at the gateway and kill a client backend of the database
-	 * that moment; the server then ends every backend and recovers. Nothing happens if no slow
-	 * charge arrives within 4 s.
+	 * Have the gateway kill a client backend of the database the moment a slow charge arrives;
+	 * the server then ends every backend and recovers. Nothing happens if no slow charge arrives
+	 * within 4 s.
 	 */
 	private void crashOnSlowCharge() throws IOException, InterruptedException {
-		List<ProcessHandle> backends = clientBackends();
-		if (backends.isEmpty()) {
-			return;
-		}
+		List<Long> backends = clientBackends().stream().map(ProcessHandle::pid).toList();
 		long wait = Math.min(4000, this.end - System.currentTimeMillis());
-		if (wait <= 0) {
+		if (backends.isEmpty() || wait <= 0) {
 			return;
 		}
-		GatewayControl.Arrival arrival = this.gateway.awaitCall(this.crashOnLatencyMillis, wait);
-		if (arrival == null) {
+		GatewayControl.Arrival arrival = this.gateway.crashOnCall(this.crashOnLatencyMillis, wait, backends);
+		if (arrival == null || arrival.killedAt() == null) {
 			return;
 		}
-		ProcessHandle victim = backends.stream().filter(ProcessHandle::isAlive).findFirst().orElse(null);
-		if (victim == null || !victim.destroyForcibly()) {
-			return;
-		}
-		long crashed = System.currentTimeMillis();
+		long crashed = arrival.killedAt();
 		fault("pg-await");
 		long up = System.currentTimeMillis();
 		this.history.fault(new Fault(FaultKind.DATABASE_CRASH, 0, crashed, up,
-				"backend " + victim.pid() + " killed " + (crashed - arrival.at()) + " ms after a " + arrival.latencyMillis()
-						+ " ms charge arrived; accepting connections again after " + (up - crashed) + " ms"));
+				"backend " + arrival.killed() + " killed " + (crashed - arrival.at()) + " ms after a "
+						+ arrival.latencyMillis() + " ms charge arrived; accepting connections again after "
+						+ (up - crashed) + " ms"));
 	}
 
 	/**

@@ -18,7 +18,7 @@ import io.github.idempotency.client.UuidV7;
  * A client worker: creates payments one after the other, each under a new key, and retries each
  * with that key until an answer is final.
  * <p>
- * A third of the payments go to the asynchronous endpoint ({@code POST /payments/async}), half of
+ * A quarter of the payments go to the asynchronous endpoint ({@code POST /payments/async}), half of
  * those for a customer the external gateway is slow with ({@code slow-}, longer than the
  * instances' asynchronous request timeout); each asynchronous payment is also hedged: if it has
  * no final answer after 100 to 500 ms, the same call (key and body) is sent to an instance from a
@@ -27,7 +27,7 @@ import io.github.idempotency.client.UuidV7;
  */
 final class Worker implements Runnable {
 
-	static final int ASYNC_ONE_IN = 3;
+	static final int ASYNC_ONE_IN = 4;
 
 	private final int id;
 

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -102,6 +103,44 @@ class ChaosGatewayTests {
 		assertThat(slow.at()).isEqualTo(call.start());
 		assertThat(call.end() - call.start()).isGreaterThanOrEqualTo(SLOW_LATENCY[0]);
 		assertThat(control.awaitCall(0, 100)).isNull();
+	}
+
+	@Test
+	void theControlKillsTheFirstLivingProcessItWasGivenTheMomentASlowChargeArrives() throws Exception {
+		ChaosGateway gateway = start();
+		GatewayControl control = new GatewayControl(URI.create("http://127.0.0.1:" + gateway.port()));
+		Process victim = new ProcessBuilder("sleep", "60").start();
+		try {
+			long gone = ProcessHandle.current().pid() + 1_000_000;
+			CompletableFuture<GatewayControl.Arrival> arrival = CompletableFuture.supplyAsync(() -> {
+				try {
+					return control.crashOnCall(SLOW_LATENCY[0], 10_000, List.of(gone, victim.pid()));
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			Thread.sleep(200);
+			charge(gateway, "default:create-payment:fast", "token-a", "c1");
+			assertThat(victim.isAlive()).isTrue();
+			CompletableFuture<JsonNode> slow = CompletableFuture.supplyAsync(() -> {
+				try {
+					return charge(gateway, "default:create-payment:slow", "token-b", ChaosGateway.SLOW_PREFIX + "c2");
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			GatewayControl.Arrival crash = arrival.get();
+			assertThat(crash.killed()).isEqualTo(victim.pid());
+			assertThat(victim.waitFor(5, TimeUnit.SECONDS)).isTrue();
+			assertThat(slow).isNotDone();
+			assertThat(slow.get().get("status").asString()).isEqualTo("SUCCEEDED");
+			assertThat(crash.killedAt()).isBetween(crash.at(), crash.at() + SLOW_LATENCY[0]);
+		}
+		finally {
+			victim.destroyForcibly();
+		}
 	}
 
 	private ChaosGateway start() throws IOException {

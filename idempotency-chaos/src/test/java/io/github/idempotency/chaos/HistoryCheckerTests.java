@@ -306,7 +306,7 @@ class HistoryCheckerTests {
 	private static GatewayLog.Call call(String key, String operation, String token, long start, long end,
 			String chargeId, boolean created) {
 		return new GatewayLog.Call("default:" + operation + ":" + key, token, start, end, chargeId, created,
-				"SUCCEEDED");
+				"SUCCEEDED", end - start);
 	}
 
 	/**
