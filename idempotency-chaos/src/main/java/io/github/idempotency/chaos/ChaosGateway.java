@@ -42,9 +42,10 @@ import tools.jackson.databind.node.ObjectNode;
  * gets the same charge. Each call takes a time drawn from the seed, the key and the token:
  * {@code --latency-ms} (by default 50 to 300 ms), or {@code --slow-latency-ms} for a customer
  * whose id starts with {@code slow-}; customers starting with {@code decline-} are declined.
- * Before answering, the call (key, token, when it arrived and when it ended, the charge, whether
- * it made it) is appended to the log file and forced to the disk ({@link GatewayLog}); a
- * restarted gateway reads its charges back from it.
+ * {@code POST /charges/<id>/capture} with the same headers captures the key's charge, in
+ * {@code --latency-ms}. Before answering, each call (charge or capture, key, token, when it
+ * arrived and when it ended, the charge, whether it made it) is appended to the log file and
+ * forced to the disk ({@link GatewayLog}); a restarted gateway reads its charges back from it.
  * <p>
  * {@code GET /control/await-call?min-latency-ms=N&timeout-ms=M} answers as soon as a charge call
  * that will take at least N ms arrives (200, with its key and time), or 204 after M ms.
@@ -90,6 +91,8 @@ public final class ChaosGateway {
 			GatewayLog earlier = GatewayLog.read(log);
 			earlier.charges().forEach((charge) -> this.charges.put(charge.scopedKey(), charge));
 			earlier.calls()
+				.stream()
+				.filter((call) -> GatewayLog.CHARGE.equals(call.kind()))
 				.forEach((call) -> this.calls.computeIfAbsent(call.scopedKey(), (key) -> new AtomicInteger())
 					.incrementAndGet());
 		}
@@ -140,6 +143,11 @@ public final class ChaosGateway {
 			}
 			String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
 			String token = exchange.getRequestHeaders().getFirst("Fencing-Token");
+			String path = exchange.getRequestURI().getPath();
+			if (path.endsWith("/capture")) {
+				capture(exchange, start, key, (token != null) ? token : "none", path);
+				return;
+			}
 			JsonNode body = History.JSON.readTree(exchange.getRequestBody().readAllBytes());
 			if (key == null || key.isBlank() || !body.hasNonNull("customerId")) {
 				answer(exchange, 400, null);
@@ -157,14 +165,33 @@ public final class ChaosGateway {
 			});
 			int attempts = this.calls.computeIfAbsent(key, (k) -> new AtomicInteger()).incrementAndGet();
 			sleep(millis);
-			record(new GatewayLog.Call(key, caller, start, System.currentTimeMillis(), charge.id(), created[0],
-					charge.status(), millis));
+			record(new GatewayLog.Call(GatewayLog.CHARGE, key, caller, start, System.currentTimeMillis(), charge.id(),
+					created[0], charge.status(), millis));
 			ObjectNode answer = History.JSON.createObjectNode();
 			answer.put("id", charge.id());
 			answer.put("status", charge.status());
 			answer.put("attempts", attempts);
 			answer(exchange, 200, answer);
 		}
+	}
+
+	private void capture(HttpExchange exchange, long start, @Nullable String key, String token, String path)
+			throws IOException {
+		exchange.getRequestBody().readAllBytes();
+		GatewayLog.Charge charge = (key != null) ? this.charges.get(key) : null;
+		if (charge == null || !path.equals("/charges/" + charge.id() + "/capture")) {
+			answer(exchange, 404, null);
+			return;
+		}
+		long millis = latency(key + "/capture", token, "");
+		sleep(millis);
+		record(new GatewayLog.Call(GatewayLog.CAPTURE, key, token, start, System.currentTimeMillis(), charge.id(), false,
+				charge.status(), millis));
+		ObjectNode answer = History.JSON.createObjectNode();
+		answer.put("id", charge.id());
+		answer.put("status", charge.status());
+		answer.put("attempts", this.calls.getOrDefault(key, new AtomicInteger()).get());
+		answer(exchange, 200, answer);
 	}
 
 	/**

@@ -12,13 +12,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the external gateway ({@link ChaosGateway}) recorded: one JSON line per charge call, written
- * and forced to the disk before the call was answered.
+ * What the external gateway ({@link ChaosGateway}) recorded: one JSON line per call, a charge or
+ * the capture of one, written and forced to the disk before the call was answered.
  *
- * @param calls every charge call, in the order they ended
+ * @param calls every call, in the order they ended
  * @param charges every charge made, one per key that was charged
  */
 record GatewayLog(List<Call> calls, List<Charge> charges) {
+
+	static final String CHARGE = "charge";
+
+	static final String CAPTURE = "capture";
 
 	/**
 	 * Read a gateway's log file.
@@ -49,12 +53,14 @@ record GatewayLog(List<Call> calls, List<Charge> charges) {
 
 	/**
 	 * Return the charges as the checker counts them: per client key, with how often the gateway
-	 * was called for it.
+	 * was asked for it.
 	 * @return the charges
 	 */
 	List<DatabaseState.Charge> checkedCharges() {
 		Map<String, Integer> callsPerKey = new LinkedHashMap<>();
-		this.calls.forEach((call) -> callsPerKey.merge(call.scopedKey(), 1, Integer::sum));
+		this.calls.stream()
+			.filter((call) -> CHARGE.equals(call.kind()))
+			.forEach((call) -> callsPerKey.merge(call.scopedKey(), 1, Integer::sum));
 		return this.charges.stream()
 			.map((charge) -> new DatabaseState.Charge(Call.clientKey(charge.scopedKey()), charge.id(), charge.status(),
 					callsPerKey.getOrDefault(charge.scopedKey(), 0)))
@@ -62,18 +68,19 @@ record GatewayLog(List<Call> calls, List<Charge> charges) {
 	}
 
 	/**
-	 * One charge call.
+	 * One call.
 	 *
+	 * @param kind {@code charge} or {@code capture}
 	 * @param scopedKey the gateway's idempotency key, {@code tenant:operation:key}
 	 * @param token the caller's fencing token, or {@code none}
 	 * @param start when the call arrived, epoch milliseconds
 	 * @param end when it was answered (just before its line was written), epoch milliseconds
-	 * @param chargeId the charge it answered with
+	 * @param chargeId the charge it answered with, or captured
 	 * @param created whether this call made the charge
 	 * @param status the charge's status, {@code SUCCEEDED} or {@code DECLINED}
 	 * @param latencyMillis how long the gateway meant the call to take
 	 */
-	record Call(String scopedKey, String token, long start, long end, String chargeId, boolean created,
+	record Call(String kind, String scopedKey, String token, long start, long end, String chargeId, boolean created,
 			String status, long latencyMillis) {
 
 		/**

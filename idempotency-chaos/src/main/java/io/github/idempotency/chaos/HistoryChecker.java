@@ -30,11 +30,13 @@ import org.jspecify.annotations.Nullable;
  * same body, is outside the contract.
  * <p>
  * With an external gateway ({@link GatewayLog}), its charges are the ones counted, and for every
- * key of a LEASED operation no two claims call it at the same time: a call under one fencing
- * token that begins while a call of the same key under another token is still inside the gateway
- * is an external duplicate. A claim checks its lease before it calls, and the soak's leases are
- * well above the longest call, so no takeover that the contract allows can make two calls
- * overlap: only a claim the store lost, or a key released while its work still ran, can.
+ * key of a LEASED operation no two claims are at the gateway at the same time. A claim (its
+ * fencing token) is there from the start of its first call of the key to the end of its last
+ * (a charge, then its capture); one that begins while another token's is not over is an external
+ * duplicate. A claim checks its lease before each call, which passes only while no other claim
+ * can take the key over for at least a sixth of the lease, and the soak's leases are well above
+ * the longest call: so no takeover that the contract allows can make two claims overlap there,
+ * only a claim the store lost, or a key released while its work still ran.
  */
 final class HistoryChecker {
 
@@ -123,33 +125,54 @@ final class HistoryChecker {
 	}
 
 	/**
-	 * Find, for every key of a LEASED operation, two calls of the external gateway under different
-	 * fencing tokens that were inside the gateway at the same time.
+	 * Find, for every key of a LEASED operation, two claims (fencing tokens) at the external
+	 * gateway at the same time: each from the start of its first call to the end of its last.
 	 */
 	private static void checkExternalCalls(History history, List<GatewayLog.Call> calls, List<Violation> violations) {
 		String mode = (history.run() != null) ? history.run().mode() : null;
 		long origin = (history.run() != null) ? history.run().start() : 0;
 		Map<String, List<GatewayLog.Call>> byKey = group(calls, GatewayLog.Call::key);
 		for (Map.Entry<String, List<GatewayLog.Call>> entry : byKey.entrySet()) {
-			List<GatewayLog.Call> leased = entry.getValue()
+			Map<String, Claim> claims = new LinkedHashMap<>();
+			entry.getValue()
 				.stream()
 				.filter((call) -> isLeased(mode, call.operation()))
-				.sorted(Comparator.comparingLong(GatewayLog.Call::start))
-				.toList();
-			for (int later = 1; later < leased.size(); later++) {
-				GatewayLog.Call second = leased.get(later);
+				.forEach((call) -> claims.merge(call.token(), new Claim(call.token(), call.operation(), call.start(),
+						call.end(), 1), Claim::and));
+			List<Claim> ordered = claims.values().stream().sorted(Comparator.comparingLong(Claim::start)).toList();
+			for (int later = 1; later < ordered.size(); later++) {
+				Claim second = ordered.get(later);
 				for (int earlier = 0; earlier < later; earlier++) {
-					GatewayLog.Call first = leased.get(earlier);
-					if (!first.token().equals(second.token()) && second.start() < first.end()) {
+					Claim first = ordered.get(earlier);
+					if (second.start() < first.end()) {
 						violations.add(new Violation(Category.EXTERNAL_DUPLICATE, entry.getKey(),
-								second.operation() + ": the call of token " + shortToken(second.token()) + " ("
-										+ span(second, origin) + ") began while that of token " + shortToken(first.token())
-										+ " (" + span(first, origin) + ") was inside the gateway; last fault before: "
+								second.operation() + ": token " + second.describe(origin)
+										+ " began at the gateway while token " + first.describe(origin)
+										+ " was not over; last fault before: "
 										+ lastFaultBefore(history, second.start(), origin)));
 					}
 				}
 			}
 		}
+	}
+
+	/**
+	 * One claim's calls of a key at the external gateway: from the start of its first to the end
+	 * of its last.
+	 */
+	private record Claim(String token, String operation, long start, long end, int calls) {
+
+		Claim and(Claim other) {
+			return new Claim(this.token, this.operation, Math.min(this.start, other.start),
+					Math.max(this.end, other.end), this.calls + other.calls);
+		}
+
+		String describe(long origin) {
+			return String.format(Locale.ROOT, "%s (%d call%s, +%.3f s to +%.3f s)",
+					(this.token.length() > 8) ? this.token.substring(0, 8) : this.token, this.calls,
+					(this.calls == 1) ? "" : "s", (this.start - origin) / 1000.0, (this.end - origin) / 1000.0);
+		}
+
 	}
 
 	/**
@@ -159,15 +182,6 @@ final class HistoryChecker {
 	 */
 	static boolean isLeased(@Nullable String mode, String operation) {
 		return !"atomic".equals(mode) || "create-payment-async".equals(operation);
-	}
-
-	private static String shortToken(String token) {
-		return (token.length() > 8) ? token.substring(0, 8) : token;
-	}
-
-	private static String span(GatewayLog.Call call, long origin) {
-		return String.format(Locale.ROOT, "+%.3f s to +%.3f s", (call.start() - origin) / 1000.0,
-				(call.end() - origin) / 1000.0);
 	}
 
 	private static String lastFaultBefore(History history, long at, long origin) {
@@ -320,9 +334,8 @@ final class HistoryChecker {
 		PHANTOM("phantoms"),
 
 		/**
-		 * Two claims of one key of a LEASED operation inside the external gateway at the same
-		 * time: the second call began while the first, under another fencing token, had not been
-		 * answered.
+		 * Two claims of one key of a LEASED operation at the external gateway at the same time:
+		 * one's first call began before the end of the last call of the other.
 		 */
 		EXTERNAL_DUPLICATE("external-duplicates");
 

@@ -68,6 +68,23 @@ class ChaosGatewayTests {
 	}
 
 	@Test
+	void aChargeIsCapturedUnderItsKeyAndTheCaptureIsLoggedButNotCountedAsAnAskForTheCharge() throws Exception {
+		ChaosGateway gateway = start();
+		JsonNode charge = charge(gateway, "default:create-payment-async:k1", "token-a", "c1");
+		HttpResponse<String> captured = post(gateway, "/charges/" + charge.get("id").asString() + "/capture",
+				"default:create-payment-async:k1", "token-a");
+		HttpResponse<String> wrong = post(gateway, "/charges/ch_other/capture", "default:create-payment-async:k1",
+				"token-a");
+		assertThat(captured.statusCode()).isEqualTo(200);
+		assertThat(History.JSON.readTree(captured.body()).get("id").asString()).isEqualTo(charge.get("id").asString());
+		assertThat(wrong.statusCode()).isEqualTo(404);
+		GatewayLog log = GatewayLog.read(this.directory.resolve("charges.jsonl"));
+		assertThat(log.calls()).extracting(GatewayLog.Call::kind, GatewayLog.Call::token)
+			.containsExactly(tuple("charge", "token-a"), tuple("capture", "token-a"));
+		assertThat(log.checkedCharges()).singleElement().extracting(DatabaseState.Charge::attempts).isEqualTo(1);
+	}
+
+	@Test
 	void aRestartedGatewayAnswersWithTheChargesOfItsLog() throws Exception {
 		ChaosGateway gateway = start();
 		JsonNode first = charge(gateway, "default:create-payment:k1", "token-a", "c1");
@@ -149,6 +166,15 @@ class ChaosGatewayTests {
 		gateway.start();
 		this.started.add(gateway);
 		return gateway;
+	}
+
+	private HttpResponse<String> post(ChaosGateway gateway, String path, String key, String token) throws Exception {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
+			.header("Idempotency-Key", key)
+			.header("Fencing-Token", token)
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.build();
+		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
 	}
 
 	private JsonNode charge(ChaosGateway gateway, String key, String token, String customer) throws Exception {

@@ -187,11 +187,27 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void aClaimThatBeginsBetweenTheChargeAndTheCaptureOfAnotherIsAnExternalDuplicate() {
+		cleanPayment(KEY, 7, "ch_7");
+		this.calls.add(call(KEY, "create-payment-async", "token-a", 40_000, 40_800, "ch_7", true));
+		this.calls.add(capture(KEY, "create-payment-async", "token-a", 43_000, 43_100, "ch_7"));
+		this.calls.add(call(KEY, "create-payment-async", "token-b", 42_000, 42_300, "ch_7", false));
+		this.calls.add(capture(KEY, "create-payment-async", "token-b", 42_300, 42_400, "ch_7"));
+		Report report = checkWithGateway();
+		assertThat(report.violations()).singleElement().satisfies((violation) -> {
+			assertThat(violation.category()).isEqualTo(Category.EXTERNAL_DUPLICATE);
+			assertThat(violation.detail()).contains("token-b (2 calls, +42.000 s to +42.400 s)",
+					"token-a (2 calls, +40.000 s to +43.100 s)");
+		});
+		assertThat(report.chargesAskedAgain()).isOne();
+	}
+
+	@Test
 	void callsOfTwoClaimsOfOneKeyOneAfterTheOtherAreNoExternalDuplicate() {
 		cleanPayment(KEY, 7, "ch_7");
 		this.calls.add(call(KEY, "create-payment", "token-a", 40_000, 40_800, "ch_7", true));
 		this.calls.add(call(KEY, "create-payment", "token-b", 40_800, 41_000, "ch_7", false));
-		this.calls.add(call(KEY, "create-payment", "token-b", 40_900, 41_100, "ch_7", false));
+		this.calls.add(capture(KEY, "create-payment", "token-b", 41_000, 41_100, "ch_7"));
 		Report report = checkWithGateway();
 		assertThat(report.violations()).isEmpty();
 		assertThat(report.summary()).startsWith("PASS ").contains(" external-charges=1 external-duplicates=0 ");
@@ -303,10 +319,16 @@ class HistoryCheckerTests {
 				new DatabaseState(this.payments, this.charges, this.records, this.calls));
 	}
 
+	private static GatewayLog.Call capture(String key, String operation, String token, long start, long end,
+			String chargeId) {
+		return new GatewayLog.Call(GatewayLog.CAPTURE, "default:" + operation + ":" + key, token, start, end, chargeId,
+				false, "SUCCEEDED", end - start);
+	}
+
 	private static GatewayLog.Call call(String key, String operation, String token, long start, long end,
 			String chargeId, boolean created) {
-		return new GatewayLog.Call("default:" + operation + ":" + key, token, start, end, chargeId, created,
-				"SUCCEEDED", end - start);
+		return new GatewayLog.Call(GatewayLog.CHARGE, "default:" + operation + ":" + key, token, start, end, chargeId,
+				created, "SUCCEEDED", end - start);
 	}
 
 	/**

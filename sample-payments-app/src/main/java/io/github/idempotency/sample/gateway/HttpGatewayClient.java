@@ -13,7 +13,8 @@ import io.github.idempotency.IdempotencyContext;
  * Charges through an external payment gateway over HTTP: {@code POST <url>/charges} with the
  * request as JSON, the gateway's idempotency key in {@code Idempotency-Key} and the fencing token
  * of the running idempotent operation in {@code Fencing-Token}; the gateway answers with the
- * charge it holds for the key, new or earlier.
+ * charge it holds for the key, new or earlier. {@code POST <url>/charges/<id>/capture}, with the
+ * same headers, captures it.
  */
 class HttpGatewayClient {
 
@@ -66,6 +67,41 @@ class HttpGatewayClient {
 		catch (RestClientException ex) {
 			throw new GatewayUnavailableException("The payment gateway could not be reached or failed ("
 					+ ex.getClass().getSimpleName() + "); a retry finds the charge if one was made.");
+		}
+	}
+
+	/**
+	 * Capture a charge the gateway made for a key, first making sure that the running operation
+	 * still holds its key.
+	 * @param request the request the charge was made for
+	 * @param charge the charge
+	 * @return the charge, captured
+	 * @throws GatewayUnavailableException if the gateway could not be reached or failed
+	 */
+	GatewayCharge capture(ChargeRequest request, GatewayCharge charge) {
+		IdempotencyContext context = IdempotencyContext.current();
+		if (context != null) {
+			context.checkLease();
+		}
+		try {
+			GatewayCharge captured = this.rest.post()
+				.uri("/charges/{id}/capture", charge.id())
+				.header(KEY_HEADER, request.idempotencyKey())
+				.headers((headers) -> {
+					if (context != null) {
+						headers.set(TOKEN_HEADER, context.fencingToken().toString());
+					}
+				})
+				.retrieve()
+				.body(GatewayCharge.class);
+			if (captured == null) {
+				throw new GatewayUnavailableException("The payment gateway answered without the charge.");
+			}
+			return captured;
+		}
+		catch (RestClientException ex) {
+			throw new GatewayUnavailableException("The payment gateway could not capture the charge ("
+					+ ex.getClass().getSimpleName() + "); a retry captures it.");
 		}
 	}
 

@@ -58,10 +58,11 @@ public class PaymentService {
 	}
 
 	/**
-	 * Charge the customer first, then record the payment, settled: the order for a slow external
-	 * gateway that deduplicates charges by key, where nothing of the payment is written before the
-	 * gateway answers. A run that stops between the two finds, on its next run, the charge of the
-	 * first at the gateway, and records the payment with it.
+	 * Charge the customer first, then record the payment, settled, then capture the charge: the
+	 * order for a slow external gateway that deduplicates charges by key, where nothing of the
+	 * payment is written before the gateway answers. A run that stops between two steps finds, on
+	 * its next run, the charge of the first at the gateway, records the payment with it if that is
+	 * not done, and captures it.
 	 * @param key the payment's idempotency key
 	 * @param request the request as received
 	 * @return the payment, charged
@@ -70,12 +71,16 @@ public class PaymentService {
 	 */
 	public PaymentResponse createChargingFirst(PaymentKey key, CreatePaymentRequest request) {
 		NewPayment newPayment = NewPayment.from(request);
-		GatewayCharge charge = this.gateway.charge(new ChargeRequest(key.gatewayKey(), newPayment.customerId(),
-				newPayment.amount(), newPayment.currency()));
+		ChargeRequest chargeRequest = new ChargeRequest(key.gatewayKey(), newPayment.customerId(), newPayment.amount(),
+				newPayment.currency());
+		GatewayCharge charge = this.gateway.charge(chargeRequest);
 		Payment payment = findOrCreate(key, newPayment);
 		if (payment.getStatus() == PaymentStatus.PENDING) {
 			payment.settle(charge);
 			payment = this.payments.save(payment);
+		}
+		if (!charge.isDeclined()) {
+			this.gateway.capture(chargeRequest, charge);
 		}
 		return answer(payment);
 	}

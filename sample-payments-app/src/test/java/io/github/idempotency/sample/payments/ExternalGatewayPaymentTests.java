@@ -58,6 +58,7 @@ class ExternalGatewayPaymentTests extends PaymentsHttpTest {
 		assertThat(response.statusCode()).isEqualTo(201);
 		JsonNode payment = json(response);
 		assertThat(gateway.calls).singleElement().satisfies((call) -> {
+			assertThat(call.kind()).isEqualTo("charge");
 			assertThat(call.key()).isEqualTo("default:create-payment:" + key);
 			assertThat(UUID.fromString(call.token())).isNotNull();
 			assertThat(payment.get("gatewayChargeId").asString()).isEqualTo(call.chargeId());
@@ -68,7 +69,7 @@ class ExternalGatewayPaymentTests extends PaymentsHttpTest {
 	}
 
 	@Test
-	void anAsynchronousPaymentIsChargedFirstAndItsRetryIsReplayedWithoutAnotherCharge() {
+	void anAsynchronousPaymentIsChargedFirstThenCapturedUnderOneTokenAndItsRetryIsReplayedWithoutAnotherCall() {
 		String key = newKey();
 		String body = body(customer("c-"), 1500, "EUR");
 		HttpResponse<byte[]> first = this.http.post("/payments/async").key(key).json(body).send();
@@ -80,11 +81,13 @@ class ExternalGatewayPaymentTests extends PaymentsHttpTest {
 		assertThat(retry.statusCode()).isEqualTo(201);
 		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(retry.body()).isEqualTo(first.body());
-		assertThat(gateway.calls).singleElement().satisfies((call) -> {
+		assertThat(gateway.calls).extracting(Call::kind).containsExactly("charge", "capture");
+		assertThat(gateway.calls).allSatisfy((call) -> {
 			assertThat(call.key()).isEqualTo("default:create-payment-async:" + key);
 			assertThat(UUID.fromString(call.token())).isNotNull();
 			assertThat(payment.get("gatewayChargeId").asString()).isEqualTo(call.chargeId());
 		});
+		assertThat(gateway.calls.get(1).token()).isEqualTo(gateway.calls.get(0).token());
 		assertThat(this.db.payments()).isOne();
 		assertThat(this.db.record("default", key)).containsEntry("operation", "create-payment-async")
 			.containsEntry("status", "COMPLETED");
@@ -101,21 +104,23 @@ class ExternalGatewayPaymentTests extends PaymentsHttpTest {
 		assertThat(json(failed).get("type").asString()).endsWith("/gateway-unavailable");
 		assertThat(retry.statusCode()).isEqualTo(201);
 		assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
-		assertThat(gateway.calls).hasSize(2).extracting(Call::key).containsOnly("default:create-payment-async:" + key);
+		assertThat(gateway.calls).extracting(Call::kind).containsExactly("charge", "charge", "capture");
+		assertThat(gateway.calls).extracting(Call::key).containsOnly("default:create-payment-async:" + key);
 		assertThat(gateway.calls.get(0).token()).isNotEqualTo(gateway.calls.get(1).token());
+		assertThat(gateway.calls.get(2).token()).isEqualTo(gateway.calls.get(1).token());
 		assertThat(this.db.payments()).isOne();
 	}
 
 	/**
-	 * One charge call as the gateway got it.
+	 * One call as the gateway got it: a charge, or the capture of one.
 	 */
-	record Call(String key, String token, String chargeId) {
+	record Call(String kind, String key, String token, String chargeId) {
 
 	}
 
 	/**
-	 * A payment gateway on a random port: one charge per key, every call recorded; the call after
-	 * {@code failNext} is set answers 500 and charges nothing.
+	 * A payment gateway on a random port: one charge per key, which can be captured, every call
+	 * recorded; the call after {@code failNext} is set answers 500 and does nothing.
 	 */
 	static final class Gateway {
 
@@ -157,14 +162,19 @@ class ExternalGatewayPaymentTests extends PaymentsHttpTest {
 				exchange.getRequestBody().readAllBytes();
 				String key = exchange.getRequestHeaders().getFirst("Idempotency-Key");
 				String token = exchange.getRequestHeaders().getFirst("Fencing-Token");
+				String kind = exchange.getRequestURI().getPath().endsWith("/capture") ? "capture" : "charge";
 				if (this.failNext) {
 					this.failNext = false;
-					this.calls.add(new Call(key, token, null));
+					this.calls.add(new Call(kind, key, token, null));
 					exchange.sendResponseHeaders(500, -1);
 					return;
 				}
 				String id = this.charges.computeIfAbsent(key, (k) -> "ch_" + UUID.randomUUID().toString().replace("-", ""));
-				this.calls.add(new Call(key, token, id));
+				if (kind.equals("capture") && !exchange.getRequestURI().getPath().equals("/charges/" + id + "/capture")) {
+					exchange.sendResponseHeaders(404, -1);
+					return;
+				}
+				this.calls.add(new Call(kind, key, token, id));
 				byte[] answer = ("{\"id\":\"" + id + "\",\"status\":\"SUCCEEDED\",\"attempts\":1}")
 					.getBytes(StandardCharsets.UTF_8);
 				exchange.getResponseHeaders().set("Content-Type", "application/json");
