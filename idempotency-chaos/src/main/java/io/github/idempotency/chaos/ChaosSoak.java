@@ -60,8 +60,9 @@ public final class ChaosSoak {
 			long faultsFrom = start + TimeUnit.SECONDS.toMillis(warmUpSeconds);
 			long runEnd = faultsFrom + TimeUnit.SECONDS.toMillis(seconds);
 			long drainEnd = runEnd + TimeUnit.SECONDS.toMillis(drainSeconds);
+			Pace pace = new Pace();
 			Nemesis nemesis = new Nemesis(seed, faults, faultScript, instances.size(), faultsFrom, runEnd, history,
-					historyFile.resolveSibling("nemesis.log"), gateway, databaseDirectory, crashOnLatency);
+					historyFile.resolveSibling("nemesis.log"), gateway, databaseDirectory, crashOnLatency, pace);
 			ScheduledExecutorService hedges = Executors.newScheduledThreadPool(workers);
 			Thread nemesisThread = new Thread(nemesis, "nemesis");
 			nemesisThread.start();
@@ -69,7 +70,7 @@ public final class ChaosSoak {
 			List<Thread> threads = new ArrayList<>();
 			String customers = "chaos-" + Long.toString(start, 36);
 			for (int i = 1; i <= workers; i++) {
-				Worker worker = new Worker(i, client, runEnd, drainEnd, customers, seed, hedges);
+				Worker worker = new Worker(i, client, runEnd, drainEnd, customers, seed, hedges, pace);
 				all.add(worker);
 				Thread thread = new Thread(worker, "worker-" + i);
 				threads.add(thread);

@@ -21,16 +21,22 @@ import org.jspecify.annotations.Nullable;
  * hard, and the pause before the next. The faults are made by {@code bench/chaos/fault.sh}.
  * <p>
  * Database crashes ({@link FaultKind#DATABASE_CRASH}) run on a schedule of their own, every 5 to
- * 10 s, besides the others: each waits until the external gateway receives a slow charge, then
- * kills a backend of the database at once, so that the server crashes while that charge (and
- * usually others) is inside the gateway, a few milliseconds after its claim. A database restart
- * ({@link FaultKind#DATABASE_RESTART}) also waits for a charge to arrive, of any length.
+ * 10 s, besides the others: each makes the load ebb first (a quiet spell, {@link Pace}: for a
+ * second and until the crash only {@value #QUIET_WORKERS} workers start new payments), then has
+ * the external gateway kill a backend of the database the moment a slow charge arrives, so that
+ * the server crashes while that charge (and usually others) is inside the gateway, a few
+ * milliseconds after its claim. A database restart ({@link FaultKind#DATABASE_RESTART}) also
+ * waits for a charge to arrive, of any length.
  */
 final class Nemesis implements Runnable {
 
 	private static final int[] LATENCIES_MS = { 100, 500, 2000 };
 
 	private static final String[] LOSSES = { "0.1", "0.3" };
+
+	static final int QUIET_WORKERS = 4;
+
+	private static final long QUIET_BEFORE_CRASH_MILLIS = 1000;
 
 	private final Random random;
 
@@ -62,6 +68,8 @@ final class Nemesis implements Runnable {
 
 	private final boolean crashes;
 
+	private final Pace pace;
+
 	/**
 	 * Create a nemesis.
 	 * @param seed the seed of its schedules
@@ -77,10 +85,11 @@ final class Nemesis implements Runnable {
 	 * @param databaseDirectory the database server's data directory (its {@code postmaster.pid}
 	 * names the server's process), needed for {@link FaultKind#DATABASE_CRASH}
 	 * @param crashOnLatencyMillis the shortest charge a database crash waits for
+	 * @param pace the workers' pace, made quiet before each database crash
 	 */
 	Nemesis(long seed, List<FaultKind> kinds, Path faultScript, int instances, long begin, long end,
 			History.Writer history, Path log, @Nullable GatewayControl gateway, @Nullable Path databaseDirectory,
-			long crashOnLatencyMillis) {
+			long crashOnLatencyMillis, Pace pace) {
 		this.seed = seed;
 		this.random = new Random(seed);
 		this.kinds = kinds.stream().filter((kind) -> kind != FaultKind.DATABASE_CRASH).toList();
@@ -97,6 +106,7 @@ final class Nemesis implements Runnable {
 			throw new IllegalArgumentException("Database crashes need the gateway's control and the database's directory");
 		}
 		this.crashes = kinds.contains(FaultKind.DATABASE_CRASH);
+		this.pace = pace;
 	}
 
 	@Override
@@ -167,7 +177,15 @@ final class Nemesis implements Runnable {
 			}
 			do {
 				long pause = 5000 + schedule.nextInt(5000);
-				crashOnSlowCharge();
+				this.pace.quiet(QUIET_WORKERS);
+				try {
+					if (sleepUntil(System.currentTimeMillis() + QUIET_BEFORE_CRASH_MILLIS)) {
+						crashOnSlowCharge();
+					}
+				}
+				finally {
+					this.pace.busy();
+				}
 				if (!sleepUntil(System.currentTimeMillis() + pause)) {
 					return;
 				}
@@ -198,6 +216,7 @@ final class Nemesis implements Runnable {
 			return;
 		}
 		long crashed = arrival.killedAt();
+		this.pace.busy();
 		fault("pg-await");
 		long up = System.currentTimeMillis();
 		this.history.fault(new Fault(FaultKind.DATABASE_CRASH, 0, crashed, up,

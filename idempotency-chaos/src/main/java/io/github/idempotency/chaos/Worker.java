@@ -23,7 +23,8 @@ import io.github.idempotency.client.UuidV7;
  * instances' asynchronous request timeout); each asynchronous payment is also hedged: if it has
  * no final answer after 100 to 500 ms, the same call (key and body) is sent to an instance from a
  * second thread too, as an impatient client would. Which payments are asynchronous, slow and
- * hedged when is drawn from the seed and the worker's number.
+ * hedged when is drawn from the seed and the worker's number. In a quiet spell ({@link Pace}) a
+ * worker may wait before it starts its next payment.
  */
 final class Worker implements Runnable {
 
@@ -43,10 +44,12 @@ final class Worker implements Runnable {
 
 	private final ScheduledExecutorService hedges;
 
+	private final Pace pace;
+
 	private final List<SoakClient.Call> acknowledged = new ArrayList<>();
 
 	Worker(int id, SoakClient client, long runEnd, long drainEnd, String customerPrefix, long seed,
-			ScheduledExecutorService hedges) {
+			ScheduledExecutorService hedges, Pace pace) {
 		this.id = id;
 		this.client = client;
 		this.runEnd = runEnd;
@@ -54,11 +57,16 @@ final class Worker implements Runnable {
 		this.customerPrefix = customerPrefix;
 		this.random = new Random(seed * 1_000_003L + id);
 		this.hedges = hedges;
+		this.pace = pace;
 	}
 
 	@Override
 	public void run() {
 		for (int n = 1; System.currentTimeMillis() < this.runEnd; n++) {
+			this.pace.awaitTurn(this.id, this.runEnd);
+			if (System.currentTimeMillis() >= this.runEnd) {
+				break;
+			}
 			long amount = ThreadLocalRandom.current().nextLong(100, 100_000);
 			boolean async = this.random.nextInt(ASYNC_ONE_IN) == 0;
 			boolean slow = async && this.random.nextBoolean();
