@@ -100,18 +100,19 @@ SOAK_JAVA=(-Dslf4j.internal.verbosity=ERROR -cp "$CLASSPATH")
 # setup_mode/teardown_store (what the mode runs besides the database) and checker_arguments
 # (where ChaosCheck reads the idempotency records).
 #
-# Every mode charges through the external gateway: 50 to 300 ms a charge, 2.5 to 4 s for the slow
-# customers of asynchronous payments (longer than the database takes to recover from a crash).
+# Every mode charges through the external gateway: 50 to 300 ms a charge, 3 to 6 s for the slow
+# customers of asynchronous payments (longer than the database and the instances' pools take to
+# recover from a crash).
 # A claim checks its lease before it calls the gateway, with at least a sixth of its lease
 # confirmed (LeaseHeartbeat: half a renewal period), and an asynchronous payment calls it right
 # after its claim; so the leases are well above the longest charge (a sixth of 5 s above 300 ms;
-# 20 s, less the longest pause the nemesis injects, above 4 s): no takeover the contract allows
+# 20 s, less the longest pause the nemesis injects, above 6 s): no takeover the contract allows
 # can put two claims of a key inside the gateway at once, which the checker counts as external
 # duplicates. The nemesis's database crashes wait for a charge of at least CRASH_ON_LATENCY_MS.
 LEASE_SECONDS=5
 ASYNC_LEASE_SECONDS=20
 GATEWAY_LATENCY=50-300
-GATEWAY_SLOW_LATENCY=2500-4000
+GATEWAY_SLOW_LATENCY=3000-6000
 CRASH_ON_LATENCY_MS=500
 mode_arguments() {
   local mode=$1 i=$2

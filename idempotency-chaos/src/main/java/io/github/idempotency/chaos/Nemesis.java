@@ -20,8 +20,8 @@ import org.jspecify.annotations.Nullable;
  * (every kind of the mode once per round, in a shuffled order), which instance, how long and how
  * hard, and the pause before the next. The faults are made by {@code bench/chaos/fault.sh}.
  * <p>
- * Database crashes ({@link FaultKind#DATABASE_CRASH}) run on a schedule of their own, every 5 to
- * 10 s, besides the others: each makes the load ebb first (a quiet spell, {@link Pace}: for a
+ * Database crashes ({@link FaultKind#DATABASE_CRASH}) run on a schedule of their own, 4 to 8 s
+ * apart, besides the others: each makes the load ebb first (a quiet spell, {@link Pace}: for a
  * second and until the crash only {@value #QUIET_WORKERS} workers start new payments), then has
  * the external gateway kill a backend of the database the moment a slow charge arrives, so that
  * the server crashes while that charge (and usually others) is inside the gateway, a few
@@ -166,8 +166,8 @@ final class Nemesis implements Runnable {
 	}
 
 	/**
-	 * Crash the database every 5 to 10 s while a slow charge is inside the gateway, on a schedule
-	 * of its own drawn from the seed.
+	 * Crash the database, 4 to 8 s after it recovered from the last crash, while a slow charge is
+	 * inside the gateway, on a schedule of its own drawn from the seed.
 	 */
 	private void crashes() {
 		Random schedule = new Random(this.seed ^ 0x63726173684C4FL);
@@ -176,7 +176,7 @@ final class Nemesis implements Runnable {
 				return;
 			}
 			do {
-				long pause = 5000 + schedule.nextInt(5000);
+				long pause = 4000 + schedule.nextInt(4000);
 				this.pace.quiet(QUIET_WORKERS);
 				try {
 					if (sleepUntil(System.currentTimeMillis() + QUIET_BEFORE_CRASH_MILLIS)) {
