@@ -202,17 +202,18 @@ final class Nemesis implements Runnable {
 
 	/**
 	 * Have the gateway kill a client backend of the database the moment a slow charge arrives;
-	 * the server then ends every backend and recovers. Nothing happens if no slow charge arrives
-	 * within 4 s.
+	 * the server then ends every backend and recovers. If no slow charge arrives within 4 s (the
+	 * few workers of the quiet spell held up by another fault), the load picks up again and the
+	 * gateway waits 6 s more; if none arrives then either, nothing happens.
 	 */
 	private void crashOnSlowCharge() throws IOException, InterruptedException {
-		List<Long> backends = clientBackends().stream().map(ProcessHandle::pid).toList();
-		long wait = Math.min(4000, this.end - System.currentTimeMillis());
-		if (backends.isEmpty() || wait <= 0) {
-			return;
+		GatewayControl.Arrival arrival = crashOnSlowCharge(4000);
+		if (arrival == null) {
+			this.pace.busy();
+			arrival = crashOnSlowCharge(6000);
 		}
-		GatewayControl.Arrival arrival = this.gateway.crashOnCall(this.crashOnLatencyMillis, wait, backends);
 		if (arrival == null || arrival.killedAt() == null) {
+			System.out.println("nemesis: no slow charge arrived; no database crash this time");
 			return;
 		}
 		long crashed = arrival.killedAt();
@@ -223,6 +224,16 @@ final class Nemesis implements Runnable {
 				"backend " + arrival.killed() + " killed " + (crashed - arrival.at()) + " ms after a "
 						+ arrival.latencyMillis() + " ms charge arrived; accepting connections again after "
 						+ (up - crashed) + " ms"));
+	}
+
+	private GatewayControl.@Nullable Arrival crashOnSlowCharge(long timeoutMillis)
+			throws IOException, InterruptedException {
+		List<Long> backends = clientBackends().stream().map(ProcessHandle::pid).toList();
+		long wait = Math.min(timeoutMillis, this.end - System.currentTimeMillis());
+		if (backends.isEmpty() || wait <= 0) {
+			return null;
+		}
+		return this.gateway.crashOnCall(this.crashOnLatencyMillis, wait, backends);
 	}
 
 	/**
