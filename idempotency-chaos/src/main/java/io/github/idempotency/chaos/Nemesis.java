@@ -304,9 +304,9 @@ final class Nemesis implements Runnable {
 				GatewayControl.Arrival arrival = (this.gateway != null)
 						? this.gateway.awaitCall(0, Math.min(3000, Math.max(1, this.end - System.currentTimeMillis())))
 						: null;
+				start = System.currentTimeMillis();
 				fault("pg-restart");
-				detail = (arrival != null) ? "a charge had arrived " + (System.currentTimeMillis() - arrival.at())
-						+ " ms before the restart began" : "";
+				detail = (arrival != null) ? "began " + (start - arrival.at()) + " ms after a charge arrived" : "";
 			}
 			case DATABASE_CRASH -> throw new IllegalStateException("Database crashes run on their own schedule");
 			case REDIS_RESTART -> {
