@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -48,6 +49,12 @@ final class HistoryChecker {
 	 * How long after a fault healed a 5xx still counts as caused by it.
 	 */
 	static final long CALM_AFTER_MILLIS = 15_000;
+
+	/**
+	 * How long before a claim's first call at the gateway a fault may have begun and still be
+	 * named with an external duplicate: the claim committed a little before its call.
+	 */
+	private static final long FAULT_LEAD_MILLIS = 1_000;
 
 	private HistoryChecker() {
 	}
@@ -148,8 +155,8 @@ final class HistoryChecker {
 						violations.add(new Violation(Category.EXTERNAL_DUPLICATE, entry.getKey(),
 								second.operation() + ": token " + second.describe(origin)
 										+ " began at the gateway while token " + first.describe(origin)
-										+ " was not over; last fault before: "
-										+ lastFaultBefore(history, second.start(), origin)));
+										+ " was not over; faults from the first's start to the second's: "
+										+ faultsBetween(history, first.start() - FAULT_LEAD_MILLIS, second.start(), origin)));
 					}
 				}
 			}
@@ -184,14 +191,18 @@ final class HistoryChecker {
 		return !"atomic".equals(mode) || "create-payment-async".equals(operation);
 	}
 
-	private static String lastFaultBefore(History history, long at, long origin) {
-		return history.faults()
+	/**
+	 * Describe the faults active at some time between two instants, or that began in between.
+	 */
+	private static String faultsBetween(History history, long from, long to, long origin) {
+		String faults = history.faults()
 			.stream()
-			.filter((fault) -> fault.start() <= at)
-			.max(Comparator.comparingLong(Fault::start))
+			.filter((fault) -> fault.start() <= to && fault.end() >= from)
+			.sorted(Comparator.comparingLong(Fault::start))
 			.map((fault) -> String.format(Locale.ROOT, "%s (target %d) at +%.3f s, %s", fault.kind().label(),
 					fault.target(), (fault.start() - origin) / 1000.0, fault.detail()))
-			.orElse("none");
+			.collect(Collectors.joining("; "));
+		return faults.isEmpty() ? "none" : faults;
 	}
 
 	/**

@@ -173,6 +173,7 @@ class HistoryCheckerTests {
 
 	@Test
 	void twoClaimsOfOneKeyInsideTheExternalGatewayAtOnceAreAnExternalDuplicate() {
+		this.faults.add(new Fault(FaultKind.KILL, 2, 40_000, 45_000, "restarted after 5000 ms"));
 		cleanPayment(KEY, 7, "ch_7");
 		this.calls.add(call(KEY, "create-payment", "token-a", 40_000, 40_800, "ch_7", true));
 		this.calls.add(call(KEY, "create-payment", "token-b", 40_500, 40_700, "ch_7", false));
@@ -180,7 +181,8 @@ class HistoryCheckerTests {
 		assertThat(report.violations()).singleElement().satisfies((violation) -> {
 			assertThat(violation.category()).isEqualTo(Category.EXTERNAL_DUPLICATE);
 			assertThat(violation.key()).isEqualTo(KEY);
-			assertThat(violation.detail()).contains("token-b", "token-a", "last fault before: kill");
+			assertThat(violation.detail()).contains("token-b", "token-a",
+					"faults from the first's start to the second's: kill (target 2) at +40.000 s");
 		});
 		assertThat(report.summary()).startsWith("FAIL ")
 			.contains(" phantoms=0 external-charges=1 external-duplicates=1 async=0 ");
