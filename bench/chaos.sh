@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The chaos soak of issue 15: three instances of the sample on one PostgreSQL database, client
-# workers that create payments with retries through idempotency-client, a nemesis that injects
-# faults on a seeded schedule, and a checker over the recorded history and the database.
+# The chaos soak of issue 15: three instances of the sample on one PostgreSQL database, an
+# external payment gateway in a process (and network namespace) of its own, client workers that
+# create payments with retries through idempotency-client (a quarter of them through the sample's
+# asynchronous endpoint), a nemesis that injects faults on a seeded schedule, and a checker over
+# the recorded history, the database and the gateway's log of charge calls.
 #
 #   bench/chaos.sh [--mode leased|atomic|redis] [--duration SECONDS] [--workers N] [--seed N]
+#                  [--async-timeout MILLISECONDS]
 #
 # Without --mode, leased and atomic run, one after the other, with the same seed; redis (the
 # records in a Redis server of the run's own, LEASED) runs when asked for, and --mode takes a
@@ -19,13 +22,18 @@ MODES="leased atomic"
 DURATION=60
 WORKERS=16
 SEED=""
+# The instances' spring.mvc.async.request-timeout: shorter than the gateway's slow charges, so
+# that asynchronous payments run past it.
+ASYNC_TIMEOUT_MS=300
 while [ $# -gt 0 ]; do
   case "$1" in
     --mode) MODES=$2; shift 2 ;;
     --duration) DURATION=$2; shift 2 ;;
     --workers) WORKERS=$2; shift 2 ;;
     --seed) SEED=$2; shift 2 ;;
-    *) echo "usage: $0 [--mode leased|atomic|redis] [--duration SECONDS] [--workers N] [--seed N]" >&2; exit 2 ;;
+    --async-timeout) ASYNC_TIMEOUT_MS=$2; shift 2 ;;
+    *) echo "usage: $0 [--mode leased|atomic|redis] [--duration SECONDS] [--workers N] [--seed N]" \
+      "[--async-timeout MILLISECONDS]" >&2; exit 2 ;;
   esac
 done
 for MODE in $MODES; do
@@ -40,7 +48,7 @@ fi
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT="$ROOT/bench-results/chaos-$STAMP"
 mkdir -p "$OUT"
-echo "chaos: seed=$SEED modes=$MODES duration=${DURATION}s workers=$WORKERS results=$OUT"
+echo "chaos: seed=$SEED modes=$MODES duration=${DURATION}s workers=$WORKERS async-timeout=${ASYNC_TIMEOUT_MS}ms results=$OUT"
 
 if [ "$(id -u)" != 0 ]; then
   echo "chaos: network namespaces and iptables need root" >&2
@@ -55,9 +63,9 @@ if ! flock -n 9; then
   echo "chaos: another soak is running; waiting for it to end"
   flock 9
 fi
-if ip netns list 2>/dev/null | grep -q '^chaos-i'; then
-  echo "chaos: network namespaces chaos-i* exist: another soak is running (or one was killed; then delete" \
-    "them with ip netns del)" >&2
+if ip netns list 2>/dev/null | grep -Eq '^chaos-(i|gw)'; then
+  echo "chaos: network namespaces chaos-i* or chaos-gw exist: another soak is running (or one was killed; then" \
+    "delete them with ip netns del)" >&2
   exit 1
 fi
 missing=()
@@ -82,6 +90,7 @@ echo "chaos: building the sample and the soak"
 ./mvnw -q -B -DskipTests package -pl sample-payments-app,idempotency-chaos -am
 JAR=sample-payments-app/target/sample-payments-app-0.1.0-SNAPSHOT.jar
 CLASSPATH="$ROOT/idempotency-chaos/target/classes:$(cat idempotency-chaos/target/classpath.txt)"
+export CHAOS_CLASSPATH="$CLASSPATH"
 # Lettuce (the checker's Redis client) brings slf4j-api without a provider; its notice about that
 # is noise, and the soak and the checker report through their own output.
 SOAK_JAVA=(-Dslf4j.internal.verbosity=ERROR -cp "$CLASSPATH")
@@ -90,10 +99,27 @@ SOAK_JAVA=(-Dslf4j.internal.verbosity=ERROR -cp "$CLASSPATH")
 # mode_faults (the kinds of fault the nemesis draws from; empty for those of PostgreSQL alone),
 # setup_mode/teardown_store (what the mode runs besides the database) and checker_arguments
 # (where ChaosCheck reads the idempotency records).
+#
+# Every mode charges through the external gateway: 50 to 300 ms a charge, 3 to 6 s for the slow
+# customers of asynchronous payments (longer than the database and the instances' pools take to
+# recover from a crash).
+# A claim checks its lease before it calls the gateway, with at least a sixth of its lease
+# confirmed (LeaseHeartbeat: half a renewal period), and an asynchronous payment calls it right
+# after its claim; so the leases are well above the longest charge (a sixth of 5 s above 300 ms;
+# 20 s, less the longest pause the nemesis injects, above 6 s): no takeover the contract allows
+# can put two claims of a key inside the gateway at once, which the checker counts as external
+# duplicates. The nemesis's database crashes wait for a charge of at least CRASH_ON_LATENCY_MS.
 LEASE_SECONDS=5
+ASYNC_LEASE_SECONDS=20
+GATEWAY_LATENCY=50-300
+GATEWAY_SLOW_LATENCY=3000-6000
+CRASH_ON_LATENCY_MS=500
 mode_arguments() {
   local mode=$1 i=$2
   echo "--idempotency.operations.create-payment.lease=${LEASE_SECONDS}s"
+  echo "--idempotency.operations.create-payment-async.lease=${ASYNC_LEASE_SECONDS}s"
+  echo "--sample.gateway.url=$(gateway_url_of "$i")"
+  echo "--spring.mvc.async.request-timeout=${ASYNC_TIMEOUT_MS}ms"
   case "$mode" in
     leased) echo "--spring.profiles.active=postgres" ;;
     atomic)
@@ -156,6 +182,9 @@ teardown_mode() {
     netns_destroy "$i"
     cp "$CHAOS_WORK/instance-$i.log" "$OUT/$MODE-instance-$i.log" 2>/dev/null || true
   done
+  gateway_destroy
+  cp "$CHAOS_WORK/gateway/charges.jsonl" "$OUT/$MODE-gateway-charges.jsonl" 2>/dev/null || true
+  cp "$CHAOS_WORK/gateway.log" "$OUT/$MODE-gateway.log" 2>/dev/null || true
   cp "$CHAOS_WORK/postgresql.log" "$OUT/$MODE-postgresql.log" 2>/dev/null || true
   cluster_destroy
   teardown_store
@@ -181,6 +210,9 @@ for MODE in $MODES; do
     netns_create "$i"
     urls+=("$(instance_url "$i")")
   done
+  gateway_netns_create
+  for i in $(seq 1 "$CHAOS_INSTANCES"); do gateway_link "$i"; done
+  gateway_start "$SEED" "$GATEWAY_LATENCY" "$GATEWAY_SLOW_LATENCY"
   # after the namespaces, so that the server can listen on their host addresses
   cluster_create
   cluster_start
@@ -199,7 +231,8 @@ for MODE in $MODES; do
   faults=$(mode_faults "$MODE")
   java "${SOAK_JAVA[@]}" io.github.idempotency.chaos.ChaosSoak --instances="$(IFS=,; echo "${urls[*]}")" \
     --history="$history" --fault-script="$ROOT/bench/chaos/fault.sh" --mode="$MODE" --workers="$WORKERS" \
-    --seconds="$DURATION" --seed="$SEED" ${faults:+--faults="$faults"} &
+    --seconds="$DURATION" --seed="$SEED" ${faults:+--faults="$faults"} --gateway="$(gateway_control_url)" \
+    --pg-data="$CHAOS_WORK/pg" --crash-on-latency-ms="$CRASH_ON_LATENCY_MS" &
   SOAK_PID=$!
   wait "$SOAK_PID" || soak_rc=$?
   SOAK_PID=""
@@ -207,10 +240,11 @@ for MODE in $MODES; do
   for i in $(seq 1 "$CHAOS_INSTANCES"); do net_heal "$i"; done
 
   # every lease taken during the soak has lapsed before the records are judged
-  sleep $((LEASE_SECONDS + 2))
+  sleep $(( (LEASE_SECONDS > ASYNC_LEASE_SECONDS ? LEASE_SECONDS : ASYNC_LEASE_SECONDS) + 2 ))
   check_rc=0
   java "${SOAK_JAVA[@]}" io.github.idempotency.chaos.ChaosCheck --history="$history" \
     --jdbc-url="jdbc:postgresql://127.0.0.1:$CHAOS_PG_PORT/$CHAOS_DB" $(checker_arguments "$MODE") \
+    --gateway-log="$CHAOS_WORK/gateway/charges.jsonl" \
     | tee "$OUT/$MODE-check.txt" || check_rc=$?
   if [ "$soak_rc" != 0 ] || [ "$check_rc" != 0 ]; then
     FAILED=1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One action of the chaos nemesis, called by the soak (io.github.idempotency.chaos.Nemesis):
-#   kill N | start N | await N | pause N | resume N | pg-restart | drop-connections N | redis-restart |
+#   kill N | start N | await N | pause N | resume N | pg-restart | pg-await | drop-connections N | redis-restart |
 #   redis-drop-connections N | partition N reject|drop [LINK] | loss N PROBABILITY [LINK] |
 #   latency N DELAY_MS [LINK] | heal N
 # LINK is pg (the default: the instance's connections to PostgreSQL) or redis.
@@ -16,6 +16,7 @@ case "$action" in
   pause) instance_signal "$1" STOP ;;
   resume) instance_signal "$1" CONT ;;
   pg-restart) cluster_restart_immediate ;;
+  pg-await) cluster_await ;;
   drop-connections) drop_connections "$1" ;;
   redis-restart) redis_restart_kill9 ;;
   redis-drop-connections) redis_drop_connections "$1" ;;

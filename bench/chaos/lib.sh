@@ -1,11 +1,14 @@
 # Shared by bench/chaos.sh and bench/chaos/fault.sh: a private PostgreSQL cluster, in the redis
-# mode a private Redis server, one network namespace per instance of the sample, and the faults
-# the nemesis injects between them. Every piece of state lives under $CHAOS_WORK so that each
-# fault.sh call is stateless.
+# mode a private Redis server, one network namespace per instance of the sample, the external
+# payment gateway in a namespace of its own, and the faults the nemesis injects between them.
+# Every piece of state lives under $CHAOS_WORK so that each fault.sh call is stateless.
 #
 # Layout: instance N (1..3) runs in namespace chaos-iN with address 10.213.N.2 on its end of a
-# veth pair; the host end is 10.213.N.1, where PostgreSQL (and Redis) listen. The namespaces have
-# no other interface and no default route: traffic can only go between an instance and this
+# veth pair; the host end is 10.213.N.1, where PostgreSQL (and Redis) listen. The gateway runs in
+# namespace chaos-gw: a veth pair to the host (10.213.100.1 on the host, 10.213.100.2 in chaos-gw:
+# the soak's control and health checks) and one to each instance (10.214.N.2 in chaos-iN,
+# 10.214.N.1 in chaos-gw). The namespaces have no other interface and no default route: an
+# instance reaches only this machine and the gateway, the gateway only the instances and this
 # machine. A network fault acts on one link of an instance: "pg" (its packets to PostgreSQL's
 # port) or "redis" (to Redis's port).
 
@@ -16,6 +19,8 @@ CHAOS_PG_PORT=${CHAOS_PG_PORT:-55432}
 CHAOS_REDIS_PORT=${CHAOS_REDIS_PORT:-6390}
 CHAOS_DB=chaos
 CHAOS_HTTP_PORT=8080
+CHAOS_GATEWAY_PORT=${CHAOS_GATEWAY_PORT:-8090}
+CHAOS_GATEWAY_NS=chaos-gw
 CHAOS_PG_BIN=${CHAOS_PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
 
 chaos_log() {
@@ -26,6 +31,11 @@ ns_of() { echo "chaos-i$1"; }
 host_addr() { echo "10.213.$1.1"; }
 instance_addr() { echo "10.213.$1.2"; }
 instance_url() { echo "http://$(instance_addr "$1"):$CHAOS_HTTP_PORT"; }
+
+gateway_addr() { echo "10.213.100.2"; }
+gateway_control_url() { echo "http://$(gateway_addr):$CHAOS_GATEWAY_PORT"; }
+# The gateway's URL as instance N reaches it.
+gateway_url_of() { echo "http://10.214.$1.1:$CHAOS_GATEWAY_PORT"; }
 
 pg() {
   psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$CHAOS_PG_PORT" -U postgres "$@"
@@ -63,6 +73,18 @@ cluster_restart_immediate() {
   runuser -u postgres -- "$CHAOS_PG_BIN/pg_ctl" -D "$CHAOS_WORK/pg" -l "$CHAOS_WORK/postgresql.log" -m immediate -w -t 60 restart >/dev/null
 }
 
+# Waits until the server accepts connections again, after a crash and its recovery.
+cluster_await() {
+  for _ in $(seq 1 1200); do
+    if pg -d postgres -tAc "SELECT 1" >/dev/null 2>&1; then
+      return 0
+    fi
+    sleep 0.05
+  done
+  chaos_log "postgresql did not accept connections again; see $CHAOS_WORK/postgresql.log"
+  return 1
+}
+
 cluster_destroy() {
   if [ -f "$CHAOS_WORK/pg/postmaster.pid" ]; then
     runuser -u postgres -- "$CHAOS_PG_BIN/pg_ctl" -D "$CHAOS_WORK/pg" -m immediate -w -t 60 stop >/dev/null 2>&1 || true
@@ -88,6 +110,67 @@ netns_destroy() {
   net_heal "$i" 2>/dev/null || true
   ip netns del "$(ns_of "$i")" 2>/dev/null || true
   ip link del "chx$i" 2>/dev/null || true
+}
+
+# The gateway's namespace and its link to the host; gateway_link N adds the link to instance N's
+# namespace (which must exist).
+gateway_netns_create() {
+  ip netns add "$CHAOS_GATEWAY_NS"
+  ip link add chgx type veth peer name chgy
+  ip link set chgy netns "$CHAOS_GATEWAY_NS"
+  ip addr add 10.213.100.1/30 dev chgx
+  ip link set chgx up
+  ip netns exec "$CHAOS_GATEWAY_NS" ip addr add "$(gateway_addr)/30" dev chgy
+  ip netns exec "$CHAOS_GATEWAY_NS" ip link set chgy up
+  ip netns exec "$CHAOS_GATEWAY_NS" ip link set lo up
+}
+
+gateway_link() {
+  local i=$1 ns
+  ns=$(ns_of "$i")
+  ip link add "cgi$i" netns "$ns" type veth peer name "cgg$i" netns "$CHAOS_GATEWAY_NS"
+  ip netns exec "$ns" ip addr add "10.214.$i.2/30" dev "cgi$i"
+  ip netns exec "$ns" ip link set "cgi$i" up
+  ip netns exec "$CHAOS_GATEWAY_NS" ip addr add "10.214.$i.1/30" dev "cgg$i"
+  ip netns exec "$CHAOS_GATEWAY_NS" ip link set "cgg$i" up
+}
+
+# gateway_start SEED LATENCY SLOW_LATENCY: starts the external gateway (the class path of the
+# idempotency-chaos module in $CHAOS_CLASSPATH) in its namespace, its log of charge calls in
+# $CHAOS_WORK/gateway, and waits until it answers.
+gateway_start() {
+  local seed=$1 latency=$2 slow=$3 pid
+  mkdir -p "$CHAOS_WORK/gateway"
+  ip netns exec "$CHAOS_GATEWAY_NS" java -Xms64m -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 \
+    -cp "$CHAOS_CLASSPATH" io.github.idempotency.chaos.ChaosGateway --port="$CHAOS_GATEWAY_PORT" \
+    --log="$CHAOS_WORK/gateway/charges.jsonl" --seed="$seed" --latency-ms="$latency" --slow-latency-ms="$slow" \
+    >>"$CHAOS_WORK/gateway.log" 2>&1 </dev/null &
+  pid=$!
+  echo "$pid" >"$CHAOS_WORK/gateway.pid"
+  disown "$pid"
+  for _ in $(seq 1 600); do
+    if curl -fs -m 2 "$(gateway_control_url)/health" >/dev/null 2>&1; then
+      return 0
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then
+      chaos_log "the gateway exited while starting; see $CHAOS_WORK/gateway.log"
+      return 1
+    fi
+    sleep 0.1
+  done
+  chaos_log "the gateway did not answer; see $CHAOS_WORK/gateway.log"
+  return 1
+}
+
+gateway_destroy() {
+  local pid
+  pid=$(cat "$CHAOS_WORK/gateway.pid" 2>/dev/null || true)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -9 "$pid"
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+  fi
+  ip netns del "$CHAOS_GATEWAY_NS" 2>/dev/null || true
+  ip link del chgx 2>/dev/null || true
 }
 
 # instance_start N: starts instance N in its namespace with the mode's arguments for it (profiles
@@ -152,7 +235,9 @@ instance_signal() {
 # Ends every connection that instance N has open to the database, as a network blip or a database
 # failover would: the server closes them, and the instance's pools see broken connections.
 drop_connections() {
-  pg -d postgres -tAc "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'chaos-i$1'"
+  # a crash of the server (another fault) has ended them already
+  pg -d postgres -tAc "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'chaos-i$1'" \
+    || chaos_log "drop-connections: the server is not accepting connections (crashed or restarting)"
 }
 
 # The port of a link: pg (the default) or redis.

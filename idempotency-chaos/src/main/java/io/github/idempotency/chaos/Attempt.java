@@ -21,10 +21,20 @@ import org.jspecify.annotations.Nullable;
  * @param requestHash the SHA-256 of the request body
  * @param paymentId the payment id of a 2xx answer, or {@code null}
  * @param chargeId the gateway charge id of a 2xx answer, or {@code null}
+ * @param async whether it went to the asynchronous endpoint ({@code POST /payments/async}, the
+ * operation {@code create-payment-async})
  */
 record Attempt(int worker, String key, int attempt, int instance, String phase, long start, long end,
 		@Nullable Integer status, boolean replayed, @Nullable String problemType, @Nullable String bodyHash,
-		@Nullable String error, String requestHash, @Nullable Long paymentId, @Nullable String chargeId) {
+		@Nullable String error, String requestHash, @Nullable Long paymentId, @Nullable String chargeId,
+		boolean async) {
+
+	Attempt(int worker, String key, int attempt, int instance, String phase, long start, long end,
+			@Nullable Integer status, boolean replayed, @Nullable String problemType, @Nullable String bodyHash,
+			@Nullable String error, String requestHash, @Nullable Long paymentId, @Nullable String chargeId) {
+		this(worker, key, attempt, instance, phase, start, end, status, replayed, problemType, bodyHash, error,
+				requestHash, paymentId, chargeId, false);
+	}
 
 	boolean isSuccess() {
 		return this.status != null && this.status >= 200 && this.status < 300;

@@ -7,9 +7,10 @@ import java.nio.file.Path;
  * kind and every violation, and exits with 1 if there is any.
  * <p>
  * Arguments: {@code --history=FILE --jdbc-url=URL [--store=jdbc|redis] [--redis-url=URL]
- * [--redis-key-prefix=idempotency:]}. The payments and charges are read from PostgreSQL; the
- * store names where the idempotency records are read from: the same database, or the Redis server
- * of {@code --redis-url} ({@link RedisRecords}).
+ * [--redis-key-prefix=idempotency:] [--gateway-log=FILE]}. The payments are read from PostgreSQL;
+ * the charges from the external gateway's log if there was one ({@link GatewayLog}), otherwise
+ * from PostgreSQL too; the store names where the idempotency records are read from: the same
+ * database, or the Redis server of {@code --redis-url} ({@link RedisRecords}).
  */
 public final class ChaosCheck {
 
@@ -26,7 +27,8 @@ public final class ChaosCheck {
 					options.get("redis-key-prefix", RedisRecords.DEFAULT_PREFIX));
 			default -> throw new IllegalArgumentException("Unknown store: " + options.get("store"));
 		};
-		Report report = HistoryChecker.check(history, postgres.load(records));
+		GatewayLog gateway = options.has("gateway-log") ? GatewayLog.read(Path.of(options.get("gateway-log"))) : null;
+		Report report = HistoryChecker.check(history, postgres.load(records, gateway));
 		System.out.println("answers: " + report.answers());
 		report.faults().forEach((kind, count) -> System.out.println("faults: " + kind.label() + " x" + count));
 		for (Fault fault : history.faults()) {

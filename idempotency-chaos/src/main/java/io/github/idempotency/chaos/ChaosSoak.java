@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -20,9 +21,13 @@ import java.util.stream.Collectors;
  * <p>
  * Arguments: {@code --instances=URL,URL,... --history=FILE --fault-script=FILE --mode=NAME
  * [--faults=LABEL,...] [--workers=16] [--seconds=60] [--seed=N] [--warm-up-seconds=10]
- * [--drain-seconds=90] [--read-timeout-ms=10000]}: the nemesis starts after the warm-up and
- * injects faults of the given kinds (by default those of a soak on PostgreSQL alone,
- * {@link FaultKind#POSTGRES}) for the given seconds.
+ * [--drain-seconds=90] [--read-timeout-ms=10000] [--gateway=URL] [--pg-data=DIR]
+ * [--crash-on-latency-ms=500]}: the nemesis starts after the warm-up and injects faults of the
+ * given kinds (by default those of a soak on PostgreSQL alone, {@link FaultKind#POSTGRES}) for
+ * the given seconds. {@code --gateway} is the external gateway's URL as the soak reaches it (its
+ * control tells the nemesis when a charge arrives) and {@code --pg-data} the database server's
+ * data directory, both needed for {@code pg-crash}, which waits for a charge that takes at least
+ * {@code --crash-on-latency-ms}.
  */
 public final class ChaosSoak {
 
@@ -42,6 +47,9 @@ public final class ChaosSoak {
 		long warmUpSeconds = Long.parseLong(options.get("warm-up-seconds", "10"));
 		long drainSeconds = Long.parseLong(options.get("drain-seconds", "90"));
 		Duration readTimeout = Duration.ofMillis(Long.parseLong(options.get("read-timeout-ms", "10000")));
+		GatewayControl gateway = options.has("gateway") ? new GatewayControl(URI.create(options.get("gateway"))) : null;
+		Path databaseDirectory = options.has("pg-data") ? Path.of(options.get("pg-data")) : null;
+		long crashOnLatency = Long.parseLong(options.get("crash-on-latency-ms", "500"));
 		System.out.printf("chaos soak: mode=%s seed=%d workers=%d seconds=%d instances=%d faults=%s%n", mode, seed,
 				workers, seconds, instances.size(),
 				faults.stream().map(FaultKind::label).collect(Collectors.joining(",")));
@@ -52,15 +60,17 @@ public final class ChaosSoak {
 			long faultsFrom = start + TimeUnit.SECONDS.toMillis(warmUpSeconds);
 			long runEnd = faultsFrom + TimeUnit.SECONDS.toMillis(seconds);
 			long drainEnd = runEnd + TimeUnit.SECONDS.toMillis(drainSeconds);
+			Pace pace = new Pace();
 			Nemesis nemesis = new Nemesis(seed, faults, faultScript, instances.size(), faultsFrom, runEnd, history,
-					historyFile.resolveSibling("nemesis.log"));
+					historyFile.resolveSibling("nemesis.log"), gateway, databaseDirectory, crashOnLatency, pace);
+			ScheduledExecutorService hedges = Executors.newScheduledThreadPool(workers);
 			Thread nemesisThread = new Thread(nemesis, "nemesis");
 			nemesisThread.start();
 			List<Worker> all = new ArrayList<>();
 			List<Thread> threads = new ArrayList<>();
 			String customers = "chaos-" + Long.toString(start, 36);
 			for (int i = 1; i <= workers; i++) {
-				Worker worker = new Worker(i, client, runEnd, drainEnd, customers);
+				Worker worker = new Worker(i, client, runEnd, drainEnd, customers, seed, hedges, pace);
 				all.add(worker);
 				Thread thread = new Thread(worker, "worker-" + i);
 				threads.add(thread);
@@ -77,6 +87,7 @@ public final class ChaosSoak {
 			for (Thread thread : threads) {
 				thread.join();
 			}
+			hedges.shutdown();
 			System.out.printf("chaos soak: faults over after %d s, payments resolved after %d s%n",
 					(faultsOver - start) / 1000, (System.currentTimeMillis() - start) / 1000);
 			int replays = verify(client, all, workers);

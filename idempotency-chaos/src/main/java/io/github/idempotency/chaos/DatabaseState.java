@@ -5,14 +5,23 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the database holds after a soak: the sample's payments and gateway charges, and the
- * idempotency records of its payment operation.
+ * What the database and the gateway hold after a soak: the sample's payments and gateway charges,
+ * the idempotency records of its payment operations, and the calls the external gateway got.
  *
  * @param payments every row of {@code payment}
- * @param charges every row of {@code gateway_charge}
- * @param records every idempotency record of {@code create-payment}
+ * @param charges every charge: those of the external gateway ({@link GatewayLog}), or the rows of
+ * {@code gateway_charge} when the sample charged in its own process
+ * @param records every idempotency record of {@code create-payment} and
+ * {@code create-payment-async}
+ * @param gatewayCalls every call of the external gateway, empty when the sample charged in its own
+ * process
  */
-record DatabaseState(List<Payment> payments, List<Charge> charges, List<IdempotencyRecord> records) {
+record DatabaseState(List<Payment> payments, List<Charge> charges, List<IdempotencyRecord> records,
+		List<GatewayLog.Call> gatewayCalls) {
+
+	DatabaseState(List<Payment> payments, List<Charge> charges, List<IdempotencyRecord> records) {
+		this(payments, charges, records, List.of());
+	}
 
 	/**
 	 * A payment row.

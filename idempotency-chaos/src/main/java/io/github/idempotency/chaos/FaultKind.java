@@ -27,6 +27,15 @@ enum FaultKind {
 	DATABASE_RESTART("pg-restart", null),
 
 	/**
+	 * A crash of the database server while a slow charge is inside the external gateway: one of
+	 * its backends killed with {@code SIGKILL} (as the kernel's OOM killer would) the moment the
+	 * gateway receives the charge, so that the server ends every backend at once and restarts
+	 * through crash recovery, losing what it had not yet written of its log. The nemesis runs
+	 * these on a schedule of their own, besides the other faults.
+	 */
+	DATABASE_CRASH("pg-crash", null),
+
+	/**
 	 * Every connection of one instance to the database ended by the server
 	 * ({@code pg_terminate_backend}), again every second while the fault lasts.
 	 */
@@ -85,10 +94,11 @@ enum FaultKind {
 	REDIS_LATENCY("redis-latency", "redis");
 
 	/**
-	 * The faults of a soak on PostgreSQL alone, in the order that the seeded schedule shuffles.
+	 * The faults of a soak on PostgreSQL alone, in the order that the seeded schedule shuffles;
+	 * {@link #DATABASE_CRASH} on its own schedule.
 	 */
 	static final List<FaultKind> POSTGRES = List.of(KILL, PAUSE, DATABASE_RESTART, DROPPED_CONNECTIONS,
-			PARTITION_REJECT, PARTITION_DROP, PACKET_LOSS, LATENCY);
+			PARTITION_REJECT, PARTITION_DROP, PACKET_LOSS, LATENCY, DATABASE_CRASH);
 
 	private final String label;
 

@@ -7,10 +7,12 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -27,6 +29,15 @@ import org.jspecify.annotations.Nullable;
  * {@code lease-lost}, any {@code 5xx} (a transient failure, the key released), or no answer at
  * all (a connection error or timeout). Anything else, such as a {@code 422} for a retry with the
  * same body, is outside the contract.
+ * <p>
+ * With an external gateway ({@link GatewayLog}), its charges are the ones counted, and for every
+ * key of a LEASED operation no two claims are at the gateway at the same time. A claim (its
+ * fencing token) is there from the start of its first call of the key to the end of its last
+ * (a charge, then its capture); one that begins while another token's is not over is an external
+ * duplicate. A claim checks its lease before each call, which passes only while no other claim
+ * can take the key over for at least a sixth of the lease, and the soak's leases are well above
+ * the longest call: so no takeover that the contract allows can make two claims overlap there,
+ * only a claim the store lost, or a key released while its work still ran.
  */
 final class HistoryChecker {
 
@@ -38,6 +49,12 @@ final class HistoryChecker {
 	 * How long after a fault healed a 5xx still counts as caused by it.
 	 */
 	static final long CALM_AFTER_MILLIS = 15_000;
+
+	/**
+	 * How long before a claim's first call at the gateway a fault may have begun and still be
+	 * named with an external duplicate: the claim committed a little before its call.
+	 */
+	private static final long FAULT_LEAD_MILLIS = 1_000;
 
 	private HistoryChecker() {
 	}
@@ -96,6 +113,7 @@ final class HistoryChecker {
 						+ record.lockedUntil() + (record.leaseOver() ? " (lease over)" : " (lease still running)")));
 			}
 		}
+		checkExternalCalls(history, state.gatewayCalls(), violations);
 		Map<FaultKind, Integer> faults = new EnumMap<>(FaultKind.class);
 		history.faults().forEach((fault) -> faults.merge(fault.kind(), 1, Integer::sum));
 		int chargesAskedAgain = (int) state.charges().stream().filter((charge) -> charge.attempts() > 1).count();
@@ -106,8 +124,85 @@ final class HistoryChecker {
 				.stream()
 				.noneMatch((fault) -> attempt.start() >= fault.start() && attempt.start() <= fault.end() + CALM_AFTER_MILLIS))
 			.count();
+		int externalCharges = state.gatewayCalls().isEmpty() ? 0 : state.charges().size();
+		int asyncRequests = (int) history.attempts().stream().filter(Attempt::async).count();
 		return new Report(history.run(), history.attempts().size(), byKey.size(), acknowledged, faults, answers,
-				chargesAskedAgain, calmServerErrors, Throughput.of(history, acknowledgedAt), violations);
+				chargesAskedAgain, calmServerErrors, Throughput.of(history, acknowledgedAt), externalCharges,
+				asyncRequests, violations);
+	}
+
+	/**
+	 * Find, for every key of a LEASED operation, two claims (fencing tokens) at the external
+	 * gateway at the same time: each from the start of its first call to the end of its last.
+	 */
+	private static void checkExternalCalls(History history, List<GatewayLog.Call> calls, List<Violation> violations) {
+		String mode = (history.run() != null) ? history.run().mode() : null;
+		long origin = (history.run() != null) ? history.run().start() : 0;
+		Map<String, List<GatewayLog.Call>> byKey = group(calls, GatewayLog.Call::key);
+		for (Map.Entry<String, List<GatewayLog.Call>> entry : byKey.entrySet()) {
+			Map<String, Claim> claims = new LinkedHashMap<>();
+			entry.getValue()
+				.stream()
+				.filter((call) -> isLeased(mode, call.operation()))
+				.forEach((call) -> claims.merge(call.token(), new Claim(call.token(), call.operation(), call.start(),
+						call.end(), 1), Claim::and));
+			List<Claim> ordered = claims.values().stream().sorted(Comparator.comparingLong(Claim::start)).toList();
+			for (int later = 1; later < ordered.size(); later++) {
+				Claim second = ordered.get(later);
+				for (int earlier = 0; earlier < later; earlier++) {
+					Claim first = ordered.get(earlier);
+					if (second.start() < first.end()) {
+						violations.add(new Violation(Category.EXTERNAL_DUPLICATE, entry.getKey(),
+								second.operation() + ": token " + second.describe(origin)
+										+ " began at the gateway while token " + first.describe(origin)
+										+ " was not over; faults from the first's start to the second's: "
+										+ faultsBetween(history, first.start() - FAULT_LEAD_MILLIS, second.start(), origin)));
+					}
+				}
+			}
+		}
+	}
+
+	/**
+	 * One claim's calls of a key at the external gateway: from the start of its first to the end
+	 * of its last.
+	 */
+	private record Claim(String token, String operation, long start, long end, int calls) {
+
+		Claim and(Claim other) {
+			return new Claim(this.token, this.operation, Math.min(this.start, other.start),
+					Math.max(this.end, other.end), this.calls + other.calls);
+		}
+
+		String describe(long origin) {
+			return String.format(Locale.ROOT, "%s (%d call%s, +%.3f s to +%.3f s)",
+					(this.token.length() > 8) ? this.token.substring(0, 8) : this.token, this.calls,
+					(this.calls == 1) ? "" : "s", (this.start - origin) / 1000.0, (this.end - origin) / 1000.0);
+		}
+
+	}
+
+	/**
+	 * Return whether an operation claims LEASED in a mode: in the atomic mode the synchronous
+	 * payments are ATOMIC, whose claim a database crash rolls back with the rest of its
+	 * transaction (an effect outside the database is not theirs to protect).
+	 */
+	static boolean isLeased(@Nullable String mode, String operation) {
+		return !"atomic".equals(mode) || "create-payment-async".equals(operation);
+	}
+
+	/**
+	 * Describe the faults active at some time between two instants, or that began in between.
+	 */
+	private static String faultsBetween(History history, long from, long to, long origin) {
+		String faults = history.faults()
+			.stream()
+			.filter((fault) -> fault.start() <= to && fault.end() >= from)
+			.sorted(Comparator.comparingLong(Fault::start))
+			.map((fault) -> String.format(Locale.ROOT, "%s (target %d) at +%.3f s, %s", fault.kind().label(),
+					fault.target(), (fault.start() - origin) / 1000.0, fault.detail()))
+			.collect(Collectors.joining("; "));
+		return faults.isEmpty() ? "none" : faults;
 	}
 
 	/**
@@ -247,7 +342,13 @@ final class HistoryChecker {
 		/**
 		 * A payment, charge or record under a key that was never sent.
 		 */
-		PHANTOM("phantoms");
+		PHANTOM("phantoms"),
+
+		/**
+		 * Two claims of one key of a LEASED operation at the external gateway at the same time:
+		 * one's first call began before the end of the last call of the other.
+		 */
+		EXTERNAL_DUPLICATE("external-duplicates");
 
 		private final String label;
 

@@ -9,7 +9,8 @@ import java.util.List;
 interface IdempotencyRecords {
 
 	/**
-	 * Return every record of the sample's {@code create-payment} operation.
+	 * Return every record of the sample's payment operations, {@code create-payment} and
+	 * {@code create-payment-async}.
 	 * @return the records
 	 */
 	List<DatabaseState.IdempotencyRecord> load();

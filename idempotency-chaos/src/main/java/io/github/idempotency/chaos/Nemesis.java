@@ -2,6 +2,8 @@ package io.github.idempotency.chaos;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,12 +19,24 @@ import org.jspecify.annotations.Nullable;
  * Injects one fault after another on a schedule drawn from a seeded {@link Random}: which kind
  * (every kind of the mode once per round, in a shuffled order), which instance, how long and how
  * hard, and the pause before the next. The faults are made by {@code bench/chaos/fault.sh}.
+ * <p>
+ * Database crashes ({@link FaultKind#DATABASE_CRASH}) run on a schedule of their own, 4 to 8 s
+ * apart, besides the others: each makes the load ebb first (a quiet spell, {@link Pace}: for a
+ * second and until the crash only {@value #QUIET_WORKERS} workers start new payments), then has
+ * the external gateway kill a backend of the database the moment a slow charge arrives, so that
+ * the server crashes while that charge (and usually others) is inside the gateway, a few
+ * milliseconds after its claim. A database restart ({@link FaultKind#DATABASE_RESTART}) also
+ * waits for a charge to arrive, of any length.
  */
 final class Nemesis implements Runnable {
 
 	private static final int[] LATENCIES_MS = { 100, 500, 2000 };
 
 	private static final String[] LOSSES = { "0.1", "0.3" };
+
+	static final int QUIET_WORKERS = 4;
+
+	private static final long QUIET_BEFORE_CRASH_MILLIS = 1000;
 
 	private final Random random;
 
@@ -44,20 +58,83 @@ final class Nemesis implements Runnable {
 
 	private volatile @Nullable Throwable failure;
 
+	private final long seed;
+
+	private final @Nullable GatewayControl gateway;
+
+	private final @Nullable Path databaseDirectory;
+
+	private final long crashOnLatencyMillis;
+
+	private final boolean crashes;
+
+	private final Pace pace;
+
+	/**
+	 * Create a nemesis.
+	 * @param seed the seed of its schedules
+	 * @param kinds the kinds of fault to inject
+	 * @param faultScript {@code bench/chaos/fault.sh}
+	 * @param instances the number of instances
+	 * @param begin when to start, epoch milliseconds
+	 * @param end when to stop, epoch milliseconds
+	 * @param history where each fault is recorded
+	 * @param log where the fault script's output goes
+	 * @param gateway the external gateway's control, which tells when a charge arrives, or
+	 * {@code null} without one
+	 * @param databaseDirectory the database server's data directory (its {@code postmaster.pid}
+	 * names the server's process), needed for {@link FaultKind#DATABASE_CRASH}
+	 * @param crashOnLatencyMillis the shortest charge a database crash waits for
+	 * @param pace the workers' pace, made quiet before each database crash
+	 */
 	Nemesis(long seed, List<FaultKind> kinds, Path faultScript, int instances, long begin, long end,
-			History.Writer history, Path log) {
+			History.Writer history, Path log, @Nullable GatewayControl gateway, @Nullable Path databaseDirectory,
+			long crashOnLatencyMillis, Pace pace) {
+		this.seed = seed;
 		this.random = new Random(seed);
-		this.kinds = kinds;
+		this.kinds = kinds.stream().filter((kind) -> kind != FaultKind.DATABASE_CRASH).toList();
 		this.faultScript = faultScript;
 		this.instances = instances;
 		this.begin = begin;
 		this.end = end;
 		this.history = history;
 		this.log = log;
+		this.gateway = gateway;
+		this.databaseDirectory = databaseDirectory;
+		this.crashOnLatencyMillis = crashOnLatencyMillis;
+		if (kinds.contains(FaultKind.DATABASE_CRASH) && (gateway == null || databaseDirectory == null)) {
+			throw new IllegalArgumentException("Database crashes need the gateway's control and the database's directory");
+		}
+		this.crashes = kinds.contains(FaultKind.DATABASE_CRASH);
+		this.pace = pace;
 	}
 
 	@Override
 	public void run() {
+		Thread crasher = null;
+		if (this.crashes) {
+			crasher = new Thread(this::crashes, "nemesis-crashes");
+			crasher.start();
+		}
+		try {
+			deck();
+		}
+		finally {
+			if (crasher != null) {
+				try {
+					crasher.join();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}
+	}
+
+	private void deck() {
+		if (this.kinds.isEmpty()) {
+			return;
+		}
 		List<FaultKind> deck = new ArrayList<>();
 		try {
 			if (!sleepUntil(this.begin)) {
@@ -85,6 +162,107 @@ final class Nemesis implements Runnable {
 		}
 		catch (RuntimeException | IOException ex) {
 			this.failure = ex;
+		}
+	}
+
+	/**
+	 * Crash the database, 4 to 8 s after it recovered from the last crash, while a slow charge is
+	 * inside the gateway, on a schedule of its own drawn from the seed.
+	 */
+	private void crashes() {
+		Random schedule = new Random(this.seed ^ 0x63726173684C4FL);
+		try {
+			if (!sleepUntil(this.begin + 2000 + schedule.nextInt(3000))) {
+				return;
+			}
+			do {
+				long pause = 4000 + schedule.nextInt(4000);
+				this.pace.quiet(QUIET_WORKERS);
+				try {
+					if (sleepUntil(System.currentTimeMillis() + QUIET_BEFORE_CRASH_MILLIS)) {
+						crashOnSlowCharge();
+					}
+				}
+				finally {
+					this.pace.busy();
+				}
+				if (!sleepUntil(System.currentTimeMillis() + pause)) {
+					return;
+				}
+			}
+			while (true);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (RuntimeException | IOException ex) {
+			this.failure = ex;
+		}
+	}
+
+	/**
+	 * Have the gateway kill a client backend of the database the moment a slow charge arrives;
+	 * the server then ends every backend and recovers. If no slow charge arrives within 4 s (the
+	 * few workers of the quiet spell held up by another fault), the load picks up again and the
+	 * gateway waits 6 s more; if none arrives then either, nothing happens.
+	 */
+	private void crashOnSlowCharge() throws IOException, InterruptedException {
+		GatewayControl.Arrival arrival = crashOnSlowCharge(4000);
+		if (arrival == null) {
+			this.pace.busy();
+			arrival = crashOnSlowCharge(6000);
+		}
+		if (arrival == null || arrival.killedAt() == null) {
+			System.out.println("nemesis: no slow charge arrived; no database crash this time");
+			return;
+		}
+		long crashed = arrival.killedAt();
+		this.pace.busy();
+		fault("pg-await");
+		long up = System.currentTimeMillis();
+		this.history.fault(new Fault(FaultKind.DATABASE_CRASH, 0, crashed, up,
+				"backend " + arrival.killed() + " killed " + (crashed - arrival.at()) + " ms after a "
+						+ arrival.latencyMillis() + " ms charge arrived; accepting connections again after "
+						+ (up - crashed) + " ms"));
+	}
+
+	private GatewayControl.@Nullable Arrival crashOnSlowCharge(long timeoutMillis)
+			throws IOException, InterruptedException {
+		List<Long> backends = clientBackends().stream().map(ProcessHandle::pid).toList();
+		long wait = Math.min(timeoutMillis, this.end - System.currentTimeMillis());
+		if (backends.isEmpty() || wait <= 0) {
+			return null;
+		}
+		return this.gateway.crashOnCall(this.crashOnLatencyMillis, wait, backends);
+	}
+
+	/**
+	 * Return the backends that serve the instances' connections, in a random order; none while
+	 * the server is down (a restart of the other schedule).
+	 */
+	private List<ProcessHandle> clientBackends() {
+		long postmaster;
+		try {
+			postmaster = Long.parseLong(Files.readAllLines(this.databaseDirectory.resolve("postmaster.pid")).get(0).trim());
+		}
+		catch (IOException | RuntimeException ex) {
+			return List.of();
+		}
+		List<ProcessHandle> backends = new ArrayList<>(ProcessHandle.of(postmaster)
+			.map((process) -> process.children().filter(Nemesis::servesAnInstance).toList())
+			.orElse(List.of()));
+		Collections.shuffle(backends);
+		return backends;
+	}
+
+	private static boolean servesAnInstance(ProcessHandle process) {
+		try {
+			String title = new String(Files.readAllBytes(Path.of("/proc", String.valueOf(process.pid()), "cmdline")),
+					StandardCharsets.UTF_8);
+			return title.startsWith("postgres: postgres chaos ");
+		}
+		catch (IOException ex) {
+			return false;
 		}
 	}
 
@@ -123,8 +301,14 @@ final class Nemesis implements Runnable {
 			}
 			case DATABASE_RESTART -> {
 				target = 0;
+				GatewayControl.Arrival arrival = (this.gateway != null)
+						? this.gateway.awaitCall(0, Math.min(3000, Math.max(1, this.end - System.currentTimeMillis())))
+						: null;
+				start = System.currentTimeMillis();
 				fault("pg-restart");
+				detail = (arrival != null) ? "began " + (start - arrival.at()) + " ms after a charge arrived" : "";
 			}
+			case DATABASE_CRASH -> throw new IllegalStateException("Database crashes run on their own schedule");
 			case REDIS_RESTART -> {
 				target = 0;
 				fault("redis-restart");

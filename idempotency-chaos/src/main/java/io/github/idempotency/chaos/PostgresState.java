@@ -8,9 +8,11 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Reads the sample's payments and gateway charges, and the JDBC store's idempotency records, from
- * PostgreSQL.
+ * PostgreSQL; the charges of an external gateway from its log.
  */
 final class PostgresState implements IdempotencyRecords {
 
@@ -26,7 +28,7 @@ final class PostgresState implements IdempotencyRecords {
 			SELECT idempotency_key, status, locked_until::text AS locked_until,
 			       coalesce(locked_until <= now(), true) AS lease_over, response_status,
 			       encode(sha256(response_body), 'hex') AS body_hash
-			FROM idempotency_record WHERE operation = 'create-payment'
+			FROM idempotency_record WHERE operation IN ('create-payment', 'create-payment-async')
 			""";
 
 	private final String url;
@@ -35,7 +37,14 @@ final class PostgresState implements IdempotencyRecords {
 		this.url = url;
 	}
 
-	DatabaseState load(IdempotencyRecords records) {
+	/**
+	 * Read the payments, the charges and the idempotency records.
+	 * @param records where the idempotency records are read from
+	 * @param gateway the external gateway's log, or {@code null} if the sample charged in its own
+	 * process (the charges are then the rows of {@code gateway_charge})
+	 * @return the state
+	 */
+	DatabaseState load(IdempotencyRecords records, @Nullable GatewayLog gateway) {
 		List<DatabaseState.Payment> payments = new ArrayList<>();
 		List<DatabaseState.Charge> charges = new ArrayList<>();
 		try (Connection connection = connect(); Statement statement = connection.createStatement()) {
@@ -55,6 +64,12 @@ final class PostgresState implements IdempotencyRecords {
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException("Could not read the payments", ex);
+		}
+		if (gateway != null) {
+			if (!charges.isEmpty()) {
+				throw new IllegalStateException("The sample charged in its own process although it had an external gateway");
+			}
+			return new DatabaseState(payments, gateway.checkedCharges(), records.load(), gateway.calls());
 		}
 		return new DatabaseState(payments, charges, records.load());
 	}

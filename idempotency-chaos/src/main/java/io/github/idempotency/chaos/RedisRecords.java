@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.KeyValue;
@@ -19,7 +20,8 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads the Redis store's idempotency records of {@code create-payment}: one hash per record
+ * Reads the Redis store's idempotency records of {@code create-payment} and
+ * {@code create-payment-async}: one hash per record
  * under {@code <prefix>{<tenant>:<operation>:<key>}}, each part percent-escaped, with the fields
  * its Lua scripts write ({@code status}, {@code locked_until} in epoch milliseconds by the
  * server's clock, {@code response_status}, {@code response_body}).
@@ -28,7 +30,7 @@ final class RedisRecords implements IdempotencyRecords {
 
 	static final String DEFAULT_PREFIX = "idempotency:";
 
-	private static final String OPERATION = "create-payment";
+	private static final Set<String> OPERATIONS = Set.of("create-payment", "create-payment-async");
 
 	private static final byte[][] FIELDS = { utf8("status"), utf8("locked_until"), utf8("response_status"),
 			utf8("response_body") };
@@ -99,7 +101,7 @@ final class RedisRecords implements IdempotencyRecords {
 	}
 
 	/**
-	 * Return the client's key of a record of {@code create-payment} under this prefix, or
+	 * Return the client's key of a record of a payment operation under this prefix, or
 	 * {@code null} for any other Redis key.
 	 */
 	private @Nullable String keyOf(String redisKey) {
@@ -107,7 +109,7 @@ final class RedisRecords implements IdempotencyRecords {
 			return null;
 		}
 		String[] parts = redisKey.substring(this.prefix.length() + 1, redisKey.length() - 1).split(":", -1);
-		if (parts.length != 3 || !OPERATION.equals(unescape(parts[1]))) {
+		if (parts.length != 3 || !OPERATIONS.contains(unescape(parts[1]))) {
 			return null;
 		}
 		return unescape(parts[2]);

@@ -22,10 +22,13 @@ import org.jspecify.annotations.Nullable;
  * @param calmServerErrors the 5xx answers to requests sent while no fault was active nor had
  * healed in the last 15 s: allowed by the contract, but caused by no injected fault
  * @param throughput acknowledgements per second with and without an active fault
+ * @param externalCharges the charges the external gateway made, 0 without one
+ * @param asyncRequests the requests sent to the asynchronous endpoint
  * @param violations every broken promise
  */
 record Report(@Nullable Run run, int ops, int keys, int acknowledged, Map<FaultKind, Integer> faults,
-		Map<String, Integer> answers, int chargesAskedAgain, int calmServerErrors, Throughput throughput, List<HistoryChecker.Violation> violations) {
+		Map<String, Integer> answers, int chargesAskedAgain, int calmServerErrors, Throughput throughput,
+		int externalCharges, int asyncRequests, List<HistoryChecker.Violation> violations) {
 
 	/**
 	 * Return how many distinct keys broke promises of a category.
@@ -72,8 +75,13 @@ record Report(@Nullable Run run, int ops, int keys, int acknowledged, Map<FaultK
 				.collect(Collectors.joining(",", "(", ")")));
 		}
 		for (HistoryChecker.Category category : HistoryChecker.Category.values()) {
-			line.append(' ').append(category.label()).append('=').append(count(category));
+			if (category != HistoryChecker.Category.EXTERNAL_DUPLICATE) {
+				line.append(' ').append(category.label()).append('=').append(count(category));
+			}
 		}
+		line.append(" external-charges=").append(this.externalCharges);
+		line.append(" external-duplicates=").append(count(HistoryChecker.Category.EXTERNAL_DUPLICATE));
+		line.append(" async=").append(this.asyncRequests);
 		line.append(" charges-asked-again=").append(this.chargesAskedAgain);
 		line.append(" 5xx-while-calm=").append(this.calmServerErrors);
 		line.append(String.format(Locale.ROOT, " throughput: %.1f/s with a fault active (%.0f s), %.1f/s without (%.0f s)",

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 
 import org.jspecify.annotations.Nullable;
@@ -88,7 +89,7 @@ final class SoakClient {
 		CURRENT.set(call);
 		try {
 			return this.rest.post()
-				.uri("/payments")
+				.uri(call.async ? "/payments/async" : "/payments")
 				.header(IdempotencyRetryOptions.IDEMPOTENCY_KEY_HEADER, call.key)
 				.contentType(MediaType.APPLICATION_JSON)
 				.body(call.body)
@@ -115,7 +116,7 @@ final class SoakClient {
 			}
 
 		};
-		int attempt = ++call.attempts;
+		int attempt = call.attempts.incrementAndGet();
 		long start = System.currentTimeMillis();
 		try (ClientHttpResponse response = execution.execute(routed, body)) {
 			int status = response.getStatusCode().value();
@@ -137,13 +138,13 @@ final class SoakClient {
 			}
 			this.history.attempt(new Attempt(call.worker, call.key, attempt, instance, call.phase, start,
 					System.currentTimeMillis(), status, "true".equals(headers.getFirst("Idempotent-Replayed")),
-					problemType, sha256(answer), null, call.requestHash, paymentId, chargeId));
+					problemType, sha256(answer), null, call.requestHash, paymentId, chargeId, call.async));
 			return new BufferedResponse(response.getStatusCode(), response.getStatusText(), headers, answer);
 		}
 		catch (IOException ex) {
 			this.history.attempt(new Attempt(call.worker, call.key, attempt, instance, call.phase, start,
 					System.currentTimeMillis(), null, false, null, null, ex.getClass().getSimpleName() + ": "
-							+ ex.getMessage(), call.requestHash, null, null));
+							+ ex.getMessage(), call.requestHash, null, null, call.async));
 			throw ex;
 		}
 	}
@@ -171,7 +172,8 @@ final class SoakClient {
 	}
 
 	/**
-	 * One logical payment: its key and body never change, whatever the retries.
+	 * One logical payment: its key, body and endpoint never change, whatever the retries; a
+	 * hedged one is sent by two threads at once.
 	 */
 	static final class Call {
 
@@ -183,16 +185,23 @@ final class SoakClient {
 
 		final String requestHash;
 
+		final boolean async;
+
 		volatile String phase;
 
-		int attempts;
+		final AtomicInteger attempts = new AtomicInteger();
 
 		Call(int worker, String key, String body, String phase) {
+			this(worker, key, body, phase, false);
+		}
+
+		Call(int worker, String key, String body, String phase, boolean async) {
 			this.worker = worker;
 			this.key = key;
 			this.body = body.getBytes(StandardCharsets.UTF_8);
 			this.requestHash = sha256(this.body);
 			this.phase = phase;
+			this.async = async;
 		}
 
 	}

@@ -2,8 +2,13 @@ package io.github.idempotency.chaos;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jspecify.annotations.Nullable;
 
@@ -12,8 +17,18 @@ import io.github.idempotency.client.UuidV7;
 /**
  * A client worker: creates payments one after the other, each under a new key, and retries each
  * with that key until an answer is final.
+ * <p>
+ * A quarter of the payments go to the asynchronous endpoint ({@code POST /payments/async}), half of
+ * those for a customer the external gateway is slow with ({@code slow-}, longer than the
+ * instances' asynchronous request timeout); each asynchronous payment is also hedged: if it has
+ * no final answer after 100 to 500 ms, the same call (key and body) is sent to an instance from a
+ * second thread too, as an impatient client would. Which payments are asynchronous, slow and
+ * hedged when is drawn from the seed and the worker's number. In a quiet spell ({@link Pace}) a
+ * worker may wait before it starts its next payment.
  */
 final class Worker implements Runnable {
+
+	static final int ASYNC_ONE_IN = 4;
 
 	private final int id;
 
@@ -25,24 +40,49 @@ final class Worker implements Runnable {
 
 	private final String customerPrefix;
 
+	private final Random random;
+
+	private final ScheduledExecutorService hedges;
+
+	private final Pace pace;
+
 	private final List<SoakClient.Call> acknowledged = new ArrayList<>();
 
-	Worker(int id, SoakClient client, long runEnd, long drainEnd, String customerPrefix) {
+	Worker(int id, SoakClient client, long runEnd, long drainEnd, String customerPrefix, long seed,
+			ScheduledExecutorService hedges, Pace pace) {
 		this.id = id;
 		this.client = client;
 		this.runEnd = runEnd;
 		this.drainEnd = drainEnd;
 		this.customerPrefix = customerPrefix;
+		this.random = new Random(seed * 1_000_003L + id);
+		this.hedges = hedges;
+		this.pace = pace;
 	}
 
 	@Override
 	public void run() {
 		for (int n = 1; System.currentTimeMillis() < this.runEnd; n++) {
+			this.pace.awaitTurn(this.id, this.runEnd);
+			if (System.currentTimeMillis() >= this.runEnd) {
+				break;
+			}
 			long amount = ThreadLocalRandom.current().nextLong(100, 100_000);
-			String body = "{\"customerId\":\"" + this.customerPrefix + "-w" + this.id + "-" + n + "\",\"amount\":"
-					+ amount + ",\"currency\":\"EUR\"}";
-			SoakClient.Call call = new SoakClient.Call(this.id, UuidV7.randomUuid().toString(), body, "run");
+			boolean async = this.random.nextInt(ASYNC_ONE_IN) == 0;
+			boolean slow = async && this.random.nextBoolean();
+			long hedgeAfter = 100 + this.random.nextInt(401);
+			String body = "{\"customerId\":\"" + (slow ? ChaosGateway.SLOW_PREFIX : "") + this.customerPrefix + "-w"
+					+ this.id + "-" + n + "\",\"amount\":" + amount + ",\"currency\":\"EUR\"}";
+			SoakClient.Call call = new SoakClient.Call(this.id, UuidV7.randomUuid().toString(), body, "run", async);
+			AtomicBoolean resolved = new AtomicBoolean();
+			Future<?> hedge = async ? this.hedges.schedule(() -> {
+				if (!resolved.get()) {
+					this.client.send(call);
+				}
+			}, hedgeAfter, TimeUnit.MILLISECONDS) : null;
 			Integer status = resolve(call);
+			resolved.set(true);
+			awaitHedge(hedge);
 			if (status != null && status >= 200 && status < 300) {
 				this.acknowledged.add(call);
 			}
@@ -69,6 +109,25 @@ final class Worker implements Runnable {
 				Thread.currentThread().interrupt();
 				return null;
 			}
+		}
+	}
+
+	/**
+	 * Wait for a hedge that was sent to end, so that a key's history is whole before the next
+	 * payment; one not sent yet is cancelled.
+	 */
+	private static void awaitHedge(@Nullable Future<?> hedge) {
+		if (hedge == null || hedge.cancel(false)) {
+			return;
+		}
+		try {
+			hedge.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException ex) {
+			throw new IllegalStateException("A hedged call failed", ex.getCause());
 		}
 	}
 

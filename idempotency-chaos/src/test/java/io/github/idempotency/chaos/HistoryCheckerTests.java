@@ -39,6 +39,8 @@ class HistoryCheckerTests {
 
 	private final List<IdempotencyRecord> records = new ArrayList<>();
 
+	private final List<GatewayLog.Call> calls = new ArrayList<>();
+
 	@Test
 	void aCleanHistoryWithRetriesThroughFaultsPasses() {
 		cleanPayment(KEY, 7, "ch_7");
@@ -49,7 +51,8 @@ class HistoryCheckerTests {
 		assertThat(report.acknowledged()).isEqualTo(2);
 		assertThat(report.ops()).isEqualTo(10);
 		assertThat(report.summary()).startsWith("PASS mode=leased seed=42 seconds=60 ops=10 keys=2 acknowledged=2 faults=1(kill:1)")
-			.contains(" duplicates=0 lost=0 mismatched replays=0 re-executed=0 stuck=0 out-of-contract=0 unresolved=0 phantoms=0");
+			.contains(" duplicates=0 lost=0 mismatched replays=0 re-executed=0 stuck=0 out-of-contract=0 unresolved=0 phantoms=0"
+					+ " external-charges=0 external-duplicates=0 async=0 ");
 	}
 
 	@Test
@@ -169,6 +172,97 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void twoClaimsOfOneKeyInsideTheExternalGatewayAtOnceAreAnExternalDuplicate() {
+		this.faults.add(new Fault(FaultKind.KILL, 2, 40_000, 45_000, "restarted after 5000 ms"));
+		cleanPayment(KEY, 7, "ch_7");
+		this.calls.add(call(KEY, "create-payment", "token-a", 40_000, 40_800, "ch_7", true));
+		this.calls.add(call(KEY, "create-payment", "token-b", 40_500, 40_700, "ch_7", false));
+		Report report = checkWithGateway();
+		assertThat(report.violations()).singleElement().satisfies((violation) -> {
+			assertThat(violation.category()).isEqualTo(Category.EXTERNAL_DUPLICATE);
+			assertThat(violation.key()).isEqualTo(KEY);
+			assertThat(violation.detail()).contains("token-b", "token-a",
+					"faults from the first's start to the second's: kill (target 2) at +40.000 s");
+		});
+		assertThat(report.summary()).startsWith("FAIL ")
+			.contains(" phantoms=0 external-charges=1 external-duplicates=1 async=0 ");
+	}
+
+	@Test
+	void aClaimThatBeginsBetweenTheChargeAndTheCaptureOfAnotherIsAnExternalDuplicate() {
+		cleanPayment(KEY, 7, "ch_7");
+		this.calls.add(call(KEY, "create-payment-async", "token-a", 40_000, 40_800, "ch_7", true));
+		this.calls.add(capture(KEY, "create-payment-async", "token-a", 43_000, 43_100, "ch_7"));
+		this.calls.add(call(KEY, "create-payment-async", "token-b", 42_000, 42_300, "ch_7", false));
+		this.calls.add(capture(KEY, "create-payment-async", "token-b", 42_300, 42_400, "ch_7"));
+		Report report = checkWithGateway();
+		assertThat(report.violations()).singleElement().satisfies((violation) -> {
+			assertThat(violation.category()).isEqualTo(Category.EXTERNAL_DUPLICATE);
+			assertThat(violation.detail()).contains("token-b (2 calls, +42.000 s to +42.400 s)",
+					"token-a (2 calls, +40.000 s to +43.100 s)");
+		});
+		assertThat(report.chargesAskedAgain()).isOne();
+	}
+
+	@Test
+	void callsOfTwoClaimsOfOneKeyOneAfterTheOtherAreNoExternalDuplicate() {
+		cleanPayment(KEY, 7, "ch_7");
+		this.calls.add(call(KEY, "create-payment", "token-a", 40_000, 40_800, "ch_7", true));
+		this.calls.add(call(KEY, "create-payment", "token-b", 40_800, 41_000, "ch_7", false));
+		this.calls.add(capture(KEY, "create-payment", "token-b", 41_000, 41_100, "ch_7"));
+		Report report = checkWithGateway();
+		assertThat(report.violations()).isEmpty();
+		assertThat(report.summary()).startsWith("PASS ").contains(" external-charges=1 external-duplicates=0 ");
+		assertThat(report.chargesAskedAgain()).isOne();
+	}
+
+	@Test
+	void overlappingCallsOfAnAtomicOperationAreNoExternalDuplicateButThoseOfTheAsynchronousOneAre() {
+		Run atomic = new Run("atomic", 42, 2, 0, 1_000, 61_000, 70_000);
+		cleanPayment(KEY, 7, "ch_7");
+		cleanPayment(OTHER_KEY, 8, "ch_8");
+		this.calls.add(call(KEY, "create-payment", "token-a", 40_000, 40_800, "ch_7", true));
+		this.calls.add(call(KEY, "create-payment", "token-b", 40_500, 40_700, "ch_7", false));
+		this.calls.add(call(OTHER_KEY, "create-payment-async", "token-c", 40_000, 40_800, "ch_8", true));
+		this.calls.add(call(OTHER_KEY, "create-payment-async", "token-d", 40_500, 40_700, "ch_8", false));
+		Report report = HistoryChecker.check(new History(atomic, this.attempts, this.faults),
+				new DatabaseState(this.payments, this.charges, this.records, this.calls));
+		assertThat(report.violations()).singleElement().satisfies((violation) -> {
+			assertThat(violation.category()).isEqualTo(Category.EXTERNAL_DUPLICATE);
+			assertThat(violation.key()).isEqualTo(OTHER_KEY);
+		});
+	}
+
+	@Test
+	void anAcknowledgedPaymentWithoutAChargeAtTheExternalGatewayIsLost() {
+		cleanPayment(KEY, 7, "ch_7");
+		this.charges.clear();
+		this.calls.add(call(OTHER_KEY, "create-payment", "token-a", 40_000, 40_800, "ch_8", true));
+		this.charges.add(new Charge(OTHER_KEY, "ch_8", "SUCCEEDED", 1));
+		Report report = checkWithGateway();
+		assertThat(report.violations()).extracting(Violation::category)
+			.containsExactlyInAnyOrder(Category.LOST, Category.PHANTOM);
+		assertThat(report.violations()).filteredOn((violation) -> violation.category() == Category.LOST)
+			.singleElement()
+			.extracting(Violation::key)
+			.isEqualTo(KEY);
+	}
+
+	@Test
+	void requestsToTheAsynchronousEndpointAreCounted() {
+		cleanPayment(KEY, 7, "ch_7");
+		this.attempts.add(new Attempt(1, OTHER_KEY, 1, 1, "run", 30_000, 30_300, 503, false, "about:blank", "problem",
+				null, "r", null, null, true));
+		this.attempts.add(new Attempt(1, OTHER_KEY, 2, 2, "run", 30_400, 30_900, 201, false, null, BODY, null, "r", 8L,
+				"ch_8", true));
+		effects(OTHER_KEY, 8, "ch_8", BODY);
+		Report report = check();
+		assertThat(report.violations()).isEmpty();
+		assertThat(report.asyncRequests()).isEqualTo(2);
+		assertThat(report.summary()).contains(" external-charges=0 external-duplicates=0 async=2 ");
+	}
+
+	@Test
 	void aSoakThatDidNotFinishFails() {
 		cleanPayment(KEY, 7, "ch_7");
 		Report report = HistoryChecker.check(new History(null, this.attempts, this.faults),
@@ -220,6 +314,23 @@ class HistoryCheckerTests {
 	private Report check() {
 		return HistoryChecker.check(new History(this.run, this.attempts, this.faults),
 				new DatabaseState(this.payments, this.charges, this.records));
+	}
+
+	private Report checkWithGateway() {
+		return HistoryChecker.check(new History(this.run, this.attempts, this.faults),
+				new DatabaseState(this.payments, this.charges, this.records, this.calls));
+	}
+
+	private static GatewayLog.Call capture(String key, String operation, String token, long start, long end,
+			String chargeId) {
+		return new GatewayLog.Call(GatewayLog.CAPTURE, "default:" + operation + ":" + key, token, start, end, chargeId,
+				false, "SUCCEEDED", end - start);
+	}
+
+	private static GatewayLog.Call call(String key, String operation, String token, long start, long end,
+			String chargeId, boolean created) {
+		return new GatewayLog.Call(GatewayLog.CHARGE, "default:" + operation + ":" + key, token, start, end, chargeId,
+				created, "SUCCEEDED", end - start);
 	}
 
 	/**

@@ -105,16 +105,19 @@ class RedisRecordsTests {
 	}
 
 	@Test
-	void onlyTheRecordsOfCreatePaymentUnderThePrefixAreRead() {
+	void onlyTheRecordsOfThePaymentOperationsUnderThePrefixAreRead() {
 		byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
 		completed("k1", 201, body);
+		UUID asynchronous = claim(new IdempotencyKey(TENANT, "create-payment-async", "k4"), Duration.ofHours(1));
+		this.store.complete(new IdempotencyKey(TENANT, "create-payment-async", "k4"), asynchronous, response(201, body),
+				TTL);
 		this.store.addReference(key("k1"), "payment", "7", TTL);
 		this.store.advanceSequence(TENANT, "create-payment", 3, TTL);
 		UUID token = claim(new IdempotencyKey(TENANT, "refund-payment", "k2"), Duration.ofHours(1));
 		this.store.complete(new IdempotencyKey(TENANT, "refund-payment", "k2"), token, response(201, body), TTL);
 		RedisIdempotencyStore elsewhere = new RedisIdempotencyStore(connectionFactory, this.prefix + "other:");
 		elsewhere.claim(new ClaimRequest(key("k3"), "fingerprint", Duration.ofHours(1), TTL));
-		assertThat(this.records.load()).extracting(IdempotencyRecord::key).containsExactly("k1");
+		assertThat(this.records.load()).extracting(IdempotencyRecord::key).containsExactlyInAnyOrder("k1", "k4");
 	}
 
 	@Test

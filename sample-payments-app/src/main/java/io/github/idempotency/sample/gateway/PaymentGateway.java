@@ -11,8 +11,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * A fake external payment gateway that records at most one charge per idempotency key in its own
- * {@code gateway_charge} table, in a transaction of its own.
+ * The payment gateway: by default a fake one that records at most one charge per idempotency key
+ * in its own {@code gateway_charge} table, in a transaction of its own; with
+ * {@code sample.gateway.url} set, an external gateway reached over HTTP
+ * ({@link HttpGatewayClient}).
  */
 @Component
 public class PaymentGateway {
@@ -29,22 +31,28 @@ public class PaymentGateway {
 
 	private final Set<String> failedFlakyCustomers = ConcurrentHashMap.newKeySet();
 
+	private final HttpGatewayClient external;
+
 	PaymentGateway(GatewayDataSource dataSource, GatewayProperties properties) {
 		this.jdbc = new JdbcTemplate(dataSource.dataSource());
 		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource.dataSource()));
 		this.properties = properties;
+		this.external = (properties.url() != null) ? new HttpGatewayClient(properties) : null;
 	}
 
 	/**
 	 * Charge a customer once per idempotency key: the first call for a key records a charge, every
 	 * later call returns that charge and counts the attempt. Customers whose id starts with
 	 * {@code decline-} are declined, and the first call for a customer whose id starts with
-	 * {@code flaky-} fails.
+	 * {@code flaky-} fails. An external gateway decides all this itself.
 	 * @param request the charge request
 	 * @return the charge recorded for the request's key, new or earlier
 	 * @throws GatewayUnavailableException if the gateway failed and nothing was charged
 	 */
 	public GatewayCharge charge(ChargeRequest request) {
+		if (this.external != null) {
+			return this.external.charge(request);
+		}
 		simulateLatency();
 		try {
 			return this.transactions.execute((status) -> chargeOnce(request));
@@ -57,6 +65,19 @@ public class PaymentGateway {
 				}
 				return existing;
 			});
+		}
+	}
+
+	/**
+	 * Capture a charge once the payment it pays for is recorded: an external gateway is told, the
+	 * fake one charges at once and has nothing to capture. Capturing again changes nothing.
+	 * @param request the request the charge was made for
+	 * @param charge the charge
+	 * @throws GatewayUnavailableException if the gateway could not be reached or failed
+	 */
+	public void capture(ChargeRequest request, GatewayCharge charge) {
+		if (this.external != null) {
+			this.external.capture(request, charge);
 		}
 	}
 

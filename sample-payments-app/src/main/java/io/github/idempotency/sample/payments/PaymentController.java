@@ -2,6 +2,10 @@ package io.github.idempotency.sample.payments;
 
 import java.net.URI;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.core.task.AsyncTaskExecutor;
 
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -13,11 +17,12 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.github.idempotency.IdempotencyContext;
 import io.github.idempotency.annotation.Idempotent;
 
 /**
- * The payments API: {@code POST /payments} is safe to retry with the same
- * {@code Idempotency-Key}.
+ * The payments API: {@code POST /payments} and {@code POST /payments/async} are safe to retry
+ * with the same {@code Idempotency-Key}.
  */
 @RestController
 @RequestMapping("/payments")
@@ -28,14 +33,24 @@ public class PaymentController {
 	 */
 	public static final String CREATE_OPERATION = "create-payment";
 
+	/**
+	 * Name of the idempotent operation that creates payments asynchronously; LEASED, since its
+	 * work runs on another thread than the request's.
+	 */
+	public static final String CREATE_ASYNC_OPERATION = "create-payment-async";
+
 	static final String TENANT_HEADER = "X-Tenant-Id";
 
 	static final String KEY_HEADER = "Idempotency-Key";
 
 	private final PaymentService payments;
 
-	public PaymentController(PaymentService payments) {
+	private final AsyncTaskExecutor executor;
+
+	public PaymentController(PaymentService payments,
+			@Qualifier("applicationTaskExecutor") AsyncTaskExecutor executor) {
 		this.payments = payments;
+		this.executor = executor;
 	}
 
 	@Idempotent(operation = CREATE_OPERATION)
@@ -45,6 +60,32 @@ public class PaymentController {
 			@RequestHeader(name = KEY_HEADER, required = false) String key) {
 		PaymentResponse payment = this.payments.create(PaymentKey.resolve(tenant, key), request);
 		return ResponseEntity.created(URI.create("/payments/" + payment.id())).body(payment);
+	}
+
+	/**
+	 * Create a payment on another thread, charging first: for a slow gateway, the request's
+	 * thread is free while the gateway works. Past {@code spring.mvc.async.request-timeout} the
+	 * client gets a 503 while the work goes on.
+	 */
+	@Idempotent(operation = CREATE_ASYNC_OPERATION)
+	@PostMapping("/async")
+	public CompletableFuture<ResponseEntity<PaymentResponse>> createAsync(@RequestBody CreatePaymentRequest request,
+			@RequestHeader(name = TENANT_HEADER, required = false) String tenant,
+			@RequestHeader(name = KEY_HEADER, required = false) String key) {
+		PaymentKey paymentKey = PaymentKey.resolve(tenant, key);
+		IdempotencyContext context = IdempotencyContext.current();
+		return CompletableFuture.supplyAsync(() -> {
+			IdempotencyContext.Scope scope = (context != null) ? IdempotencyContext.open(context) : null;
+			try {
+				PaymentResponse payment = this.payments.createChargingFirst(paymentKey, request);
+				return ResponseEntity.created(URI.create("/payments/" + payment.id())).body(payment);
+			}
+			finally {
+				if (scope != null) {
+					scope.close();
+				}
+			}
+		}, this.executor);
 	}
 
 	@GetMapping("/{id}")

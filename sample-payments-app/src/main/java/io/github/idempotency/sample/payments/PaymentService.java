@@ -54,6 +54,38 @@ public class PaymentService {
 			payment = this.payments.save(payment);
 			this.crashWindows.reached(CrashWindows.Window.AFTER_SETTLE, payment);
 		}
+		return answer(payment);
+	}
+
+	/**
+	 * Charge the customer first, then record the payment, settled, then capture the charge: the
+	 * order for a slow external gateway that deduplicates charges by key, where nothing of the
+	 * payment is written before the gateway answers. A run that stops between two steps finds, on
+	 * its next run, the charge of the first at the gateway, records the payment with it if that is
+	 * not done, and captures it.
+	 * @param key the payment's idempotency key
+	 * @param request the request as received
+	 * @return the payment, charged
+	 * @throws InvalidPaymentException if the request is invalid
+	 * @throws PaymentDeclinedException if the gateway declined the charge
+	 */
+	public PaymentResponse createChargingFirst(PaymentKey key, CreatePaymentRequest request) {
+		NewPayment newPayment = NewPayment.from(request);
+		ChargeRequest chargeRequest = new ChargeRequest(key.gatewayKey(), newPayment.customerId(), newPayment.amount(),
+				newPayment.currency());
+		GatewayCharge charge = this.gateway.charge(chargeRequest);
+		Payment payment = findOrCreate(key, newPayment);
+		if (payment.getStatus() == PaymentStatus.PENDING) {
+			payment.settle(charge);
+			payment = this.payments.save(payment);
+		}
+		if (!charge.isDeclined()) {
+			this.gateway.capture(chargeRequest, charge);
+		}
+		return answer(payment);
+	}
+
+	private PaymentResponse answer(Payment payment) {
 		PaymentResponse response = PaymentResponse.of(payment);
 		if (payment.getStatus() == PaymentStatus.DECLINED) {
 			throw new PaymentDeclinedException(response);
