@@ -24,6 +24,17 @@ final class ExecutionDurations {
 	}
 
 	/**
+	 * Return how long an operation's executions usually take here, at least a second.
+	 * @param operation the operation
+	 * @return when to retry a request of it whose key is locked by one in progress
+	 */
+	Duration usual(String operation) {
+		Long average = this.averageNanos.get(operation);
+		Duration usual = (average != null) ? Duration.ofNanos(average) : MINIMUM;
+		return (usual.compareTo(MINIMUM) < 0) ? MINIMUM : usual;
+	}
+
+	/**
 	 * Estimate how long until a record in progress is done: the operation's usual duration less
 	 * how long it has run, at least a second, at most the rest of its lease.
 	 * @param existing the record in progress and the rest of its lease

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionStatus;
 
@@ -166,10 +167,11 @@ public class IdempotencyEngine {
 
 	private Decision attempt(ClaimRequest request, OperationPolicy policy) {
 		TransactionStatus transaction = null;
+		CompletableFuture<Void> turn = null;
 		ClaimResult result;
 		try {
 			if (policy.mode() == IdempotencyMode.ATOMIC) {
-				awaitRunningHere(request.key(), policy.lease());
+				turn = takeTurn(request.key(), policy.lease());
 				transaction = this.transactions.begin();
 				result = this.store.claim(request.insideTransaction());
 			}
@@ -177,34 +179,47 @@ public class IdempotencyEngine {
 				result = this.transactions.outside(() -> this.store.claim(request));
 			}
 		}
+		catch (PessimisticLockingFailureException ex) {
+			// The database gave up waiting for the lock of an ATOMIC claim of this key that has not
+			// committed yet (another instance's, or one that outlived the wait here): in progress.
+			rollbackQuietly(transaction);
+			endTurn(request.key(), turn);
+			logger.debug("{} is locked by a claim in progress: {}", request.key(), ex.toString());
+			return new Decision.InProgress(this.durations.usual(request.key().operation()));
+		}
 		catch (DataAccessException | CannotCreateTransactionException ex) {
 			rollbackQuietly(transaction);
+			endTurn(request.key(), turn);
 			throw new IdempotencyStoreUnavailableException(ex);
 		}
 		catch (RuntimeException | Error ex) {
 			rollbackQuietly(transaction);
+			endTurn(request.key(), turn);
 			throw ex;
 		}
 		if (result instanceof ClaimResult.Claimed claimed) {
-			return new Decision.Proceed(started(request, policy, claimed, transaction));
+			return new Decision.Proceed(started(request, policy, claimed, transaction, turn));
 		}
 		if (transaction != null) {
 			this.transactions.endUnusedClaim(transaction);
 		}
+		endTurn(request.key(), turn);
 		ClaimResult.Existing existing = (ClaimResult.Existing) result;
 		return Decision.of(existing, request.fingerprint(), this.durations.retryAfter(existing));
 	}
 
 	private Execution started(ClaimRequest request, OperationPolicy policy, ClaimResult.Claimed claimed,
-			TransactionStatus transaction) {
+			TransactionStatus transaction, @Nullable CompletableFuture<Void> turn) {
 		IdempotencyKey key = request.key();
 		logger.debug("{} claimed{}", key, claimed.takenOver() ? " after its lease ran out" : "");
 		this.listener.onExecutionStarted(key.operation(), claimed.takenOver());
 		Settlement settlement = Settlement.of(policy.mode(), transaction, this.transactions);
 		Execution execution = new Execution(this.store, this.transactions, this.listener, request, claimed, policy,
 				settlement);
-		CompletableFuture<Void> done = new CompletableFuture<>();
-		this.running.put(key, done);
+		CompletableFuture<Void> done = (turn != null) ? turn : new CompletableFuture<>();
+		if (turn == null) {
+			this.running.put(key, done);
+		}
 		long started = System.nanoTime();
 		execution.onFinish(() -> {
 			this.durations.record(key.operation(), Duration.ofNanos(System.nanoTime() - started));
@@ -218,23 +233,41 @@ public class IdempotencyEngine {
 	}
 
 	/**
-	 * A duplicate of an ATOMIC request running in this JVM waits for it here rather than on the
-	 * database, where it would hold a pooled connection for as long as the first request runs; at
-	 * most one duplicate per key and instance then waits on the database.
+	 * Take this JVM's turn at claiming an ATOMIC key: a duplicate of a claim or request of this
+	 * key under way here waits for it here rather than on the database, where it would hold a
+	 * pooled connection, and could time out on the row lock, for as long as the first request
+	 * runs; so at most one request per key and instance waits on the database.
+	 * @return the turn, to end when the claim ends, or {@code null} if the wait outlived the lease
+	 * and the request goes to the database without one
 	 */
-	private void awaitRunningHere(IdempotencyKey key, Duration limit) {
-		CompletableFuture<Void> done = this.running.get(key);
-		if (done == null) {
-			return;
+	private @Nullable CompletableFuture<Void> takeTurn(IdempotencyKey key, Duration limit) {
+		CompletableFuture<Void> turn = new CompletableFuture<>();
+		long deadline = System.nanoTime() + limit.toNanos();
+		while (true) {
+			CompletableFuture<Void> ahead = this.running.putIfAbsent(key, turn);
+			if (ahead == null) {
+				return turn;
+			}
+			try {
+				ahead.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+			}
+			catch (ExecutionException ex) {
+				// Its claim failed: take the turn.
+			}
+			catch (TimeoutException ex) {
+				return null;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return null;
+			}
 		}
-		try {
-			done.get(limit.toNanos(), TimeUnit.NANOSECONDS);
-		}
-		catch (TimeoutException | ExecutionException ex) {
-			// Wait on the database from here on.
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+	}
+
+	private void endTurn(IdempotencyKey key, @Nullable CompletableFuture<Void> turn) {
+		if (turn != null) {
+			this.running.remove(key, turn);
+			turn.complete(null);
 		}
 	}
 

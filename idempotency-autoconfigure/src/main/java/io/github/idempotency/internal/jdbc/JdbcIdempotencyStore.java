@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.core.simple.JdbcClient.StatementSpec;
@@ -48,6 +49,15 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	@Override
 	public ClaimResult claim(ClaimRequest request) {
+		try {
+			return claimOrRetry(request);
+		}
+		catch (DataAccessException ex) {
+			throw LockTimeouts.translate(ex);
+		}
+	}
+
+	private ClaimResult claimOrRetry(ClaimRequest request) {
 		for (int round = 0; round < MAX_CLAIM_ATTEMPTS; round++) {
 			UUID token = UUID.randomUUID();
 			Row row = insertOrSelect(request, token);
