@@ -50,6 +50,7 @@ class ClinicService {
 		if (this.pets.countByOwnerId(ownerId) > MAX_PETS_PER_OWNER) {
 			throw new ClinicRuleException("An owner may have at most " + MAX_PETS_PER_OWNER + " pets");
 		}
+		this.events.publishEvent(new PetAdded(ownerId, added.getName()));
 		return added;
 	}
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -13,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import javax.sql.DataSource;
 
@@ -57,7 +59,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @AutoConfigureMockMvc
-@Import({ OwnerGate.class, StartupSnapshot.class })
+@Import({ ServiceGate.class, StartupSnapshot.class })
 abstract class ClinicContractTests {
 
 	private static final String ADMIN = basic("admin", "admin");
@@ -78,7 +80,7 @@ abstract class ClinicContractTests {
 	JdbcTemplate jdbc;
 
 	@Autowired
-	OwnerGate gate;
+	ServiceGate gate;
 
 	@Autowired
 	StartupSnapshot startup;
@@ -180,11 +182,23 @@ abstract class ClinicContractTests {
 	}
 
 	@Test
+	void aBodyOverTheLimitIsRefusedWith413AndAddsNoOwner() {
+		String lastName = lastName("Verbose");
+		String owner = ownerJson(lastName, telephone(), "Talks a lot. ".repeat(100_000));
+
+		HttpResponse<byte[]> refused = addOwner(key(), owner).send();
+
+		assertStartersProblem(refused, 413, "body-too-large");
+		assertThat(owners(lastName)).isZero();
+		assertTheCatchAllSawNothing();
+	}
+
+	@Test
 	void aDuplicateWhileTheFirstIsStillRunningGets409WithRetryAfterAndTheOwnerIsAddedOnce() throws Exception {
 		String key = key();
 		String lastName = lastName("Held");
 		String owner = ownerJson(lastName, telephone(), null);
-		OwnerGate.Hold hold = this.gate.hold(lastName);
+		ServiceGate.Hold hold = this.gate.hold(lastName);
 		CompletableFuture<HttpResponse<byte[]>> first;
 		HttpResponse<byte[]> duplicate;
 		try {
@@ -256,26 +270,7 @@ abstract class ClinicContractTests {
 		String key = key();
 		String lastName = lastName("Crowd");
 		String owner = ownerJson(lastName, telephone(), null);
-		int requests = 20;
-		CountDownLatch start = new CountDownLatch(1);
-		ExecutorService threads = Executors.newFixedThreadPool(requests);
-		List<HttpResponse<byte[]>> responses = new ArrayList<>();
-		try {
-			List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
-			for (int i = 0; i < requests; i++) {
-				futures.add(threads.submit(() -> {
-					start.await();
-					return addOwner(key, owner).send();
-				}));
-			}
-			start.countDown();
-			for (Future<HttpResponse<byte[]>> future : futures) {
-				responses.add(future.get(60, TimeUnit.SECONDS));
-			}
-		}
-		finally {
-			threads.shutdownNow();
-		}
+		List<HttpResponse<byte[]>> responses = parallel(20, () -> addOwner(key, owner).send());
 
 		List<HttpResponse<byte[]>> originals = responses.stream()
 			.filter((response) -> response.statusCode() == 201)
@@ -307,9 +302,16 @@ abstract class ClinicContractTests {
 			.key(key)
 			.json(owner)
 			.send();
+		HttpResponse<byte[]> refusedWithoutKey = new Http(this.port).post("/api/owners")
+			.header(HttpHeaders.AUTHORIZATION, VET)
+			.json(owner)
+			.send();
+		HttpResponse<byte[]> anonymous = new Http(this.port).post("/api/owners").key(key).json(owner).send();
 
 		assertThat(refused.statusCode()).isEqualTo(403);
 		assertThat(field(refused, "type")).doesNotStartWith(PROBLEM_TYPES);
+		assertThat(refusedWithoutKey.statusCode()).isEqualTo(403);
+		assertThat(anonymous.statusCode()).isEqualTo(401);
 		assertThat(records(key)).as("records of any status").isZero();
 		assertThat(owners(lastName)).isZero();
 
@@ -403,6 +405,44 @@ abstract class ClinicContractTests {
 	}
 
 	@Test
+	void twentyRequestsWithOneKeyOnTheAtomicEndpointWaitForTheFirstHoweverLongItRunsAndAddOnePet() throws Exception {
+		int ownerId = newOwner();
+		String key = key();
+		String name = "Luna" + UUID.randomUUID().toString().substring(0, 8);
+		ServiceGate.Hold hold = this.gate.hold(name);
+		List<CompletableFuture<HttpResponse<byte[]>>> sent = new ArrayList<>();
+		try {
+			for (int i = 0; i < 20; i++) {
+				sent.add(addPet(ownerId, key, petJson(name)).sendAsync());
+			}
+			hold.awaitEntered();
+			// ATOMIC duplicates wait for the first request to commit, so none may answer while it
+			// is held; it is held past H2's lock timeout (2 s), unless one answers first.
+			try {
+				CompletableFuture.anyOf(sent.toArray(CompletableFuture[]::new)).get(5, TimeUnit.SECONDS);
+			}
+			catch (TimeoutException ex) {
+				// None answered while the first was held, as it should be.
+			}
+		}
+		finally {
+			hold.release();
+		}
+		List<HttpResponse<byte[]>> responses = new ArrayList<>();
+		for (CompletableFuture<HttpResponse<byte[]>> response : sent) {
+			responses.add(response.get(60, TimeUnit.SECONDS));
+		}
+
+		assertThat(responses).allSatisfy(
+				(response) -> assertThat(response.statusCode()).as(() -> Http.text(response)).isEqualTo(201));
+		assertThat(responses).filteredOn((response) -> response.headers().firstValue("Idempotent-Replayed").isEmpty())
+			.hasSize(1);
+		assertThat(responses).extracting(HttpResponse::body).containsOnly(responses.get(0).body());
+		assertThat(pets(ownerId)).isOne();
+		assertTheCatchAllSawNothing();
+	}
+
+	@Test
 	void aPetWriteTheDatabaseRefusesRollsBackWithItsKeysRecordAndTheKeyIsFreeAgain() {
 		int ownerId = newOwner();
 		assertThat(addPet(ownerId, key(), petJson("Rex")).send().statusCode()).isEqualTo(201);
@@ -454,6 +494,33 @@ abstract class ClinicContractTests {
 		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		assertThat(replay.body()).isEqualTo(notFound.body());
 		assertThat(status(key)).isEqualTo("COMPLETED");
+	}
+
+	/**
+	 * Send the same request from many threads at once.
+	 */
+	private static List<HttpResponse<byte[]>> parallel(int requests, Callable<HttpResponse<byte[]>> request)
+			throws Exception {
+		CountDownLatch start = new CountDownLatch(1);
+		ExecutorService threads = Executors.newFixedThreadPool(requests);
+		try {
+			List<Future<HttpResponse<byte[]>>> futures = new ArrayList<>();
+			for (int i = 0; i < requests; i++) {
+				futures.add(threads.submit(() -> {
+					start.await();
+					return request.call();
+				}));
+			}
+			start.countDown();
+			List<HttpResponse<byte[]>> responses = new ArrayList<>();
+			for (Future<HttpResponse<byte[]>> future : futures) {
+				responses.add(future.get(60, TimeUnit.SECONDS));
+			}
+			return responses;
+		}
+		finally {
+			threads.shutdownNow();
+		}
 	}
 
 	private Http.Request addOwner(String key, String owner) {

@@ -4,45 +4,55 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 import org.springframework.context.event.EventListener;
 
 /**
- * Lets a test hold or fail the service's transaction that adds an owner with a given last name,
- * at the point where the owner is saved and {@link OwnerAdded} is published.
+ * Lets a test hold or fail the service's transaction that adds an owner or a pet of a given name,
+ * at the point where it is saved and {@link OwnerAdded} or {@link PetAdded} is published.
  */
-class OwnerGate {
+class ServiceGate {
 
-	private final Map<String, Consumer<OwnerAdded>> actions = new ConcurrentHashMap<>();
+	private final Map<String, Runnable> actions = new ConcurrentHashMap<>();
 
 	@EventListener
 	void onOwnerAdded(OwnerAdded event) {
-		Consumer<OwnerAdded> action = this.actions.get(event.lastName());
+		act(event.lastName());
+	}
+
+	@EventListener
+	void onPetAdded(PetAdded event) {
+		act(event.name());
+	}
+
+	private void act(String name) {
+		Runnable action = this.actions.get(name);
 		if (action != null) {
-			action.accept(event);
+			action.run();
 		}
 	}
 
 	/**
-	 * Hold every request that adds an owner with this last name until the hold is released.
-	 * @param lastName the last name
+	 * Hold every request that adds an owner with this last name, or a pet with this name, until
+	 * the hold is released.
+	 * @param name the owner's last name or the pet's name
 	 * @return the hold
 	 */
-	Hold hold(String lastName) {
+	Hold hold(String name) {
 		Hold hold = new Hold();
-		this.actions.put(lastName, (event) -> hold.enterAndWait());
+		this.actions.put(name, hold::enterAndWait);
 		return hold;
 	}
 
 	/**
-	 * Fail the next request that adds an owner with this last name, after its insert.
-	 * @param lastName the last name
+	 * Fail the next request that adds an owner with this last name, or a pet with this name,
+	 * after its insert.
+	 * @param name the owner's last name or the pet's name
 	 * @param failure what the service throws
 	 */
-	void failOnce(String lastName, RuntimeException failure) {
-		this.actions.put(lastName, (event) -> {
-			if (this.actions.remove(lastName) != null) {
+	void failOnce(String name, RuntimeException failure) {
+		this.actions.put(name, () -> {
+			if (this.actions.remove(name) != null) {
 				throw failure;
 			}
 		});
