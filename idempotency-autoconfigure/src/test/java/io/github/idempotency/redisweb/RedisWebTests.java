@@ -23,8 +23,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.github.idempotency.IdempotencyKey;
-import io.github.idempotency.internal.engine.KeyHashes;
-import io.github.idempotency.internal.redis.RedisIdempotencyStore;
+import io.github.idempotency.KeyHashes;
+import io.github.idempotency.redis.RedisIdempotencyStore;
 import io.github.idempotency.redisweb.RedisWebApplication.Gate;
 import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;

@@ -39,7 +39,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.github.idempotency.IdempotencyListener;
-import io.github.idempotency.internal.engine.KeyHashes;
+import io.github.idempotency.KeyHashes;
 import io.github.idempotency.sample.SamplePaymentsApplication;
 import io.github.idempotency.sample.payments.PaymentController;
 import io.github.idempotency.sample.support.Carts;
