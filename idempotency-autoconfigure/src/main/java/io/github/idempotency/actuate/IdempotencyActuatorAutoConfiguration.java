@@ -37,7 +37,6 @@ public final class IdempotencyActuatorAutoConfiguration {
 	static class EndpointConfiguration {
 
 		@Bean
-		@ConditionalOnMissingBean
 		IdempotencyEndpoint idempotencyEndpoint(IdempotencyRecordAdministration administration,
 				ObjectProvider<IdempotencyActivity> activity) {
 			return new IdempotencyEndpoint(administration, activity.getIfAvailable());
@@ -52,7 +51,6 @@ public final class IdempotencyActuatorAutoConfiguration {
 	static class DashboardConfiguration {
 
 		@Bean
-		@ConditionalOnMissingBean
 		IdempotencyDashboardEndpoint idempotencyDashboardEndpoint() {
 			return new IdempotencyDashboardEndpoint();
 		}

@@ -36,14 +36,12 @@ import io.github.idempotency.store.IdempotencyRecordAdministration;
 public final class IdempotencyMetricsAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean
 	IdempotencyMetrics idempotencyMetrics(MeterRegistry registry, IdempotencyProperties properties) {
 		return new IdempotencyMetrics(registry, properties.getOperations().keySet(),
 				properties.getAlerts().getRepeatedFailures());
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	IdempotencyMeterRegistrar idempotencyMeterRegistrar(IdempotencyMetrics metrics,
 			ObjectProvider<IdempotentOperationNames> names) {
 		return new IdempotencyMeterRegistrar(metrics, names);
@@ -60,7 +58,6 @@ public final class IdempotencyMetricsAutoConfiguration {
 	static class RecordMetricsConfiguration {
 
 		@Bean
-		@ConditionalOnMissingBean
 		IdempotencyRecordMetrics idempotencyRecordMetrics(MeterRegistry registry,
 				IdempotencyRecordAdministration administration, IdempotencyProperties properties) {
 			return new IdempotencyRecordMetrics(registry, administration,
@@ -74,7 +71,6 @@ public final class IdempotencyMetricsAutoConfiguration {
 	static class PurgeMetricsConfiguration {
 
 		@Bean
-		@ConditionalOnMissingBean
 		IdempotencyPurgeMetrics idempotencyPurgeMetrics(MeterRegistry registry) {
 			return new IdempotencyPurgeMetrics(registry);
 		}

@@ -44,7 +44,6 @@ import io.github.idempotency.store.TransactionalIdempotencyStore;
 public final class IdempotencyAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean
 	IdempotencyEngine idempotencyEngine(ObjectProvider<IdempotencyStore> store,
 			ObjectProvider<IdempotencyListener> listeners, IdempotencyTransactions transactions,
 			LeaseHeartbeat leaseHeartbeat, IdempotencyProperties properties) {
@@ -57,7 +56,6 @@ public final class IdempotencyAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	IdempotencyTransactions idempotencyTransactions(ObjectProvider<PlatformTransactionManager> transactionManager,
 			ObjectProvider<IdempotencyStore> store, ObjectProvider<DataSource> dataSource) {
 		return new IdempotencyTransactions(transactionManager.getIfUnique(),
@@ -65,13 +63,11 @@ public final class IdempotencyAutoConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	@ConditionalOnMissingBean
 	LeaseHeartbeat idempotencyLeaseHeartbeat(ObjectProvider<IdempotencyStore> store) {
 		return new LeaseHeartbeat(requireStore(store));
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	BeanMethodOperationNames idempotencyBeanMethodOperationNames(ConfigurableListableBeanFactory beanFactory,
 			IdempotentAttributeSource attributeSource, ObjectProvider<IdempotentOperationNames> names) {
 		return new BeanMethodOperationNames(beanFactory, attributeSource,
@@ -106,7 +102,6 @@ public final class IdempotencyAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	MdcIdempotencyListener idempotencyMdcListener() {
 		return new MdcIdempotencyListener();
 	}
@@ -144,7 +139,6 @@ public final class IdempotencyAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	IdempotentMethodInterceptor idempotentMethodInterceptor(IdempotentAttributeSource attributeSource,
 			ObjectProvider<IdempotentInvocationHandler> handlers) {
 		return new IdempotentMethodInterceptor(attributeSource, handlers.orderedStream().toList());
@@ -160,7 +154,6 @@ public final class IdempotencyAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	MethodIdempotencyHandler methodIdempotencyHandler(IdempotentInvocation invocation,
 			KeyExpressionEvaluator keyEvaluator, OutcomeClassifier classifier, ObjectProvider<JsonMapper> jsonMapper) {
 		return new MethodIdempotencyHandler(invocation, keyEvaluator, classifier,

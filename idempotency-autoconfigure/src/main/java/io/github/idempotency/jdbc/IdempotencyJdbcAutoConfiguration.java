@@ -110,7 +110,6 @@ public final class IdempotencyJdbcAutoConfiguration {
 		static class PurgeSchedulingConfiguration {
 
 			@Bean
-			@ConditionalOnMissingBean
 			IdempotencyPurgeScheduler idempotencyPurgeScheduler(IdempotencyPurger purger,
 					IdempotencyProperties properties, ListableBeanFactory beanFactory,
 					ObjectProvider<TaskScheduler> taskScheduler,
@@ -157,7 +156,6 @@ public final class IdempotencyJdbcAutoConfiguration {
 	static class SchemaInitializationConfiguration {
 
 		@Bean
-		@ConditionalOnMissingBean
 		IdempotencySchemaInitializer idempotencySchemaInitializer(DataSource dataSource,
 				IdempotencyProperties properties) {
 			IdempotencyProperties.Jdbc jdbc = properties.getJdbc();

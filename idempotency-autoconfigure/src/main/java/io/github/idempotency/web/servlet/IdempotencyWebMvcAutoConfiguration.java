@@ -49,7 +49,6 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	public static final int FILTER_ORDER = Ordered.LOWEST_PRECEDENCE;
 
 	@Bean
-	@ConditionalOnMissingBean
 	StoredHeaderPolicy idempotencyStoredHeaderPolicy(IdempotencyProperties properties) {
 		return new StoredHeaderPolicy(properties.getStoredHeaders());
 	}
@@ -63,14 +62,12 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	WebIdempotencyHandler webIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
 			IdempotencyProperties properties, WebProblems problems) {
 		return new WebIdempotencyHandler(invocation, keyEvaluator, properties.getKeyHeader(), problems);
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	WebExecutionFinisher webExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy,
 			WebProblems problems, ObjectProvider<RequestMappingHandlerAdapter> handlerAdapters,
 			ObjectProvider<HandlerExceptionResolver> exceptionResolvers) {
@@ -88,7 +85,6 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	IdempotencyHandlerInterceptor idempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource,
 			WebExecutionFinisher finisher, IdempotencyProperties properties, WebProblems problems) {
 		return new IdempotencyHandlerInterceptor(attributeSource, finisher, properties.getMaxBodySize().toBytes(),
@@ -96,20 +92,17 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	HandlerMethodOperationNames idempotencyHandlerMethodOperationNames(
 			ObjectProvider<RequestMappingHandlerMapping> handlerMappings, IdempotentAttributeSource attributeSource) {
 		return new HandlerMethodOperationNames(handlerMappings, attributeSource);
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	IdempotencyExceptionResolver idempotencyExceptionResolver() {
 		return new IdempotencyExceptionResolver();
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	IdempotencyProblemAdvice idempotencyProblemAdvice(WebProblems problems) {
 		return new IdempotencyProblemAdvice(problems);
 	}
@@ -131,7 +124,6 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	static class OpenApiConfiguration {
 
 		@Bean
-		@ConditionalOnMissingBean
 		IdempotencyOperationCustomizer idempotencyOperationCustomizer(IdempotentAttributeSource attributeSource,
 				IdempotencyProperties properties) {
 			return new IdempotencyOperationCustomizer(attributeSource, properties.getKeyHeader());
