@@ -11,7 +11,6 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.util.unit.DataSize;
 
 import io.github.idempotency.annotation.IdempotencyMode;
@@ -22,24 +21,15 @@ import io.github.idempotency.annotation.IdempotencyMode;
 @ConfigurationProperties("idempotency")
 public class IdempotencyProperties {
 
-	static final String DEFAULT_KEY_HEADER = "Idempotency-Key";
-
 	static final Duration DEFAULT_TTL = Duration.ofHours(24);
 
 	static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
-
-	static final DataSize DEFAULT_MAX_BODY_SIZE = DataSize.ofMegabytes(1);
 
 	/**
 	 * Whether @Idempotent methods are guarded. When false, they run unguarded and the starter
 	 * creates nothing.
 	 */
 	private boolean enabled = true;
-
-	/**
-	 * Request header that carries the idempotency key.
-	 */
-	private String keyHeader = DEFAULT_KEY_HEADER;
 
 	/**
 	 * How long a completed request is replayed, for operations that set no TTL of their own.
@@ -64,40 +54,17 @@ public class IdempotencyProperties {
 	private IdempotencyMode defaultMode = IdempotencyMode.LEASED;
 
 	/**
-	 * Largest request body an idempotent request may have; a larger one is refused with 413.
-	 */
-	private DataSize maxBodySize = DEFAULT_MAX_BODY_SIZE;
-
-	/**
-	 * Response headers stored and replayed in addition to Content-Type and Location. Cookies,
-	 * credentials and hop-by-hop headers are refused.
-	 */
-	private List<String> storedHeaders = new ArrayList<>();
-
-	/**
-	 * Where clients read how to use idempotency keys. When set, every problem the starter answers
-	 * links to it with a 'Link: <uri>; rel="describedby"' header, as the IETF draft recommends.
-	 */
-	private @Nullable URI documentationUri;
-
-	/**
 	 * Settings of individual operations, by operation name.
 	 */
 	private Map<String, Operation> operations = new LinkedHashMap<>();
 
 	private final Tenant tenant = new Tenant();
 
-	private final Jdbc jdbc = new Jdbc();
-
 	private final Classification classification = new Classification();
-
-	private final Purge purge = new Purge();
 
 	private final Limits limits = new Limits();
 
 	private final Store store = new Store();
-
-	private final Redis redis = new Redis();
 
 	private final Metrics metrics = new Metrics();
 
@@ -111,14 +78,6 @@ public class IdempotencyProperties {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
-	}
-
-	public String getKeyHeader() {
-		return this.keyHeader;
-	}
-
-	public void setKeyHeader(String keyHeader) {
-		this.keyHeader = keyHeader;
 	}
 
 	public Duration getDefaultTtl() {
@@ -153,30 +112,6 @@ public class IdempotencyProperties {
 		this.defaultMode = defaultMode;
 	}
 
-	public DataSize getMaxBodySize() {
-		return this.maxBodySize;
-	}
-
-	public void setMaxBodySize(DataSize maxBodySize) {
-		this.maxBodySize = maxBodySize;
-	}
-
-	public List<String> getStoredHeaders() {
-		return this.storedHeaders;
-	}
-
-	public void setStoredHeaders(List<String> storedHeaders) {
-		this.storedHeaders = storedHeaders;
-	}
-
-	public @Nullable URI getDocumentationUri() {
-		return this.documentationUri;
-	}
-
-	public void setDocumentationUri(@Nullable URI documentationUri) {
-		this.documentationUri = documentationUri;
-	}
-
 	public Map<String, Operation> getOperations() {
 		return this.operations;
 	}
@@ -189,16 +124,8 @@ public class IdempotencyProperties {
 		return this.tenant;
 	}
 
-	public Jdbc getJdbc() {
-		return this.jdbc;
-	}
-
 	public Classification getClassification() {
 		return this.classification;
-	}
-
-	public Purge getPurge() {
-		return this.purge;
 	}
 
 	public Limits getLimits() {
@@ -207,10 +134,6 @@ public class IdempotencyProperties {
 
 	public Store getStore() {
 		return this.store;
-	}
-
-	public Redis getRedis() {
-		return this.redis;
 	}
 
 	public Metrics getMetrics() {
@@ -337,60 +260,6 @@ public class IdempotencyProperties {
 	}
 
 	/**
-	 * The JDBC store's tables: how they are created and upgraded.
-	 */
-	public static class Jdbc {
-
-		static final String DEFAULT_FLYWAY_HISTORY_TABLE = "idempotency_schema_history";
-
-		/**
-		 * Database schema initialization mode: when the starter creates and upgrades its tables
-		 * with its own Flyway migrations at start-up. Use never to create them yourself from the
-		 * shipped scripts.
-		 */
-		private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.ALWAYS;
-
-		/**
-		 * Flyway history table of the starter's migrations, kept apart from the application's.
-		 */
-		private String flywayHistoryTable = DEFAULT_FLYWAY_HISTORY_TABLE;
-
-		/**
-		 * Whether the read-only JPA entity IdempotencyRecordEntity joins the application's
-		 * persistence unit, for JPA queries of the records. It maps the table as the migrations
-		 * create it: use it with spring.jpa.hibernate.ddl-auto none, validate or update (create
-		 * and create-drop would recreate the table), without
-		 * spring.jpa.defer-datasource-initialization.
-		 */
-		private boolean jpaEntity;
-
-		public DatabaseInitializationMode getInitializeSchema() {
-			return this.initializeSchema;
-		}
-
-		public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
-			this.initializeSchema = initializeSchema;
-		}
-
-		public String getFlywayHistoryTable() {
-			return this.flywayHistoryTable;
-		}
-
-		public void setFlywayHistoryTable(String flywayHistoryTable) {
-			this.flywayHistoryTable = flywayHistoryTable;
-		}
-
-		public boolean isJpaEntity() {
-			return this.jpaEntity;
-		}
-
-		public void setJpaEntity(boolean jpaEntity) {
-			this.jpaEntity = jpaEntity;
-		}
-
-	}
-
-	/**
 	 * Which results are final, and stored for replay, and which are transient, and released for
 	 * a retry.
 	 */
@@ -433,76 +302,6 @@ public class IdempotencyProperties {
 
 		public void setTransientExceptions(List<Class<? extends Throwable>> transientExceptions) {
 			this.transientExceptions = transientExceptions;
-		}
-
-	}
-
-	/**
-	 * The scheduled purge of expired records and of records stuck in progress.
-	 */
-	public static class Purge {
-
-		static final String DEFAULT_CRON = "0 * * * * *";
-
-		static final int DEFAULT_BATCH_SIZE = 500;
-
-		static final Duration DEFAULT_PAUSE = Duration.ofMillis(200);
-
-		static final Duration DEFAULT_STUCK_AFTER = Duration.ofHours(1);
-
-		/**
-		 * Cron expression, in the server's time zone, of the purge that every instance runs as a
-		 * scheduled task, on the application's task scheduler if it has one. "-" disables it.
-		 */
-		private String cron = DEFAULT_CRON;
-
-		/**
-		 * Largest number of records one batch deletes, each batch in a transaction of its own.
-		 */
-		private int batchSize = DEFAULT_BATCH_SIZE;
-
-		/**
-		 * Pause between two batches of one purge run, so that the purge leaves the database to
-		 * live claims. Zero purges as fast as the database allows.
-		 */
-		private Duration pause = DEFAULT_PAUSE;
-
-		/**
-		 * How long past the end of its lease a record left in progress, whose request never
-		 * finished and was never retried, counts as stuck and is reclaimed by the purge.
-		 */
-		private Duration stuckAfter = DEFAULT_STUCK_AFTER;
-
-		public String getCron() {
-			return this.cron;
-		}
-
-		public void setCron(String cron) {
-			this.cron = cron;
-		}
-
-		public int getBatchSize() {
-			return this.batchSize;
-		}
-
-		public void setBatchSize(int batchSize) {
-			this.batchSize = batchSize;
-		}
-
-		public Duration getPause() {
-			return this.pause;
-		}
-
-		public void setPause(Duration pause) {
-			this.pause = pause;
-		}
-
-		public Duration getStuckAfter() {
-			return this.stuckAfter;
-		}
-
-		public void setStuckAfter(Duration stuckAfter) {
-			this.stuckAfter = stuckAfter;
 		}
 
 	}
@@ -594,58 +393,6 @@ public class IdempotencyProperties {
 		 * Redis, standalone or Redis Cluster: LEASED operations only, native expiry.
 		 */
 		REDIS
-
-	}
-
-	/**
-	 * The Redis store.
-	 */
-	public static class Redis {
-
-		static final String DEFAULT_KEY_PREFIX = "idempotency:";
-
-		static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofMillis(500);
-
-		/**
-		 * Prefix of the Redis keys of idempotency records. Must not contain '{' or '}', which
-		 * would move the hash tag that keeps each record in one Redis Cluster slot.
-		 */
-		private String keyPrefix = DEFAULT_KEY_PREFIX;
-
-		/**
-		 * How many replicas must acknowledge each claim and completion (Redis WAIT) before the
-		 * request goes on; fewer within the timeout answers 503. Zero does not wait.
-		 */
-		private int waitReplicas;
-
-		/**
-		 * How long a claim or completion waits for its replicas' acknowledgements.
-		 */
-		private Duration waitTimeout = DEFAULT_WAIT_TIMEOUT;
-
-		public String getKeyPrefix() {
-			return this.keyPrefix;
-		}
-
-		public void setKeyPrefix(String keyPrefix) {
-			this.keyPrefix = keyPrefix;
-		}
-
-		public int getWaitReplicas() {
-			return this.waitReplicas;
-		}
-
-		public void setWaitReplicas(int waitReplicas) {
-			this.waitReplicas = waitReplicas;
-		}
-
-		public Duration getWaitTimeout() {
-			return this.waitTimeout;
-		}
-
-		public void setWaitTimeout(Duration waitTimeout) {
-			this.waitTimeout = waitTimeout;
-		}
 
 	}
 

@@ -51,16 +51,17 @@ import io.github.idempotency.store.IdempotencyStore;
 @ConditionalOnProperty(name = "idempotency.store.type", havingValue = "jdbc", matchIfMissing = true)
 @ConditionalOnClass(JdbcTemplate.class)
 @ConditionalOnSingleCandidate(DataSource.class)
-@EnableConfigurationProperties(IdempotencyProperties.class)
+@EnableConfigurationProperties({ IdempotencyProperties.class, IdempotencyJdbcProperties.class,
+		IdempotencyPurgeProperties.class })
 @Import(DatabaseInitializationDependencyConfigurer.class)
 public final class IdempotencyJdbcAutoConfiguration {
 
 	@Bean
 	@DependsOnDatabaseInitialization
 	IdempotencySchemaCheck idempotencySchemaCheck(DataSource dataSource, ObjectProvider<IdempotencyStore> store,
-			IdempotencyProperties properties) {
+			IdempotencyJdbcProperties properties) {
 		return new IdempotencySchemaCheck(dataSource, () -> store.getIfAvailable() instanceof JdbcIdempotencyStore,
-				properties.getJdbc().getInitializeSchema());
+				properties.getInitializeSchema());
 	}
 
 	/**
@@ -92,8 +93,8 @@ public final class IdempotencyJdbcAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		IdempotencyPurger idempotencyPurger(DataSource dataSource, IdempotencyStatements statements,
-				IdempotencyProperties properties, ObjectProvider<PurgeListener> listeners) {
-			IdempotencyProperties.Purge purge = properties.getPurge();
+				IdempotencyProperties properties, IdempotencyPurgeProperties purge,
+				ObjectProvider<PurgeListener> listeners) {
 			Set<String> archived = properties.getOperations()
 				.entrySet()
 				.stream()
@@ -111,11 +112,11 @@ public final class IdempotencyJdbcAutoConfiguration {
 
 			@Bean
 			IdempotencyPurgeScheduler idempotencyPurgeScheduler(IdempotencyPurger purger,
-					IdempotencyProperties properties, ListableBeanFactory beanFactory,
+					IdempotencyPurgeProperties properties, ListableBeanFactory beanFactory,
 					ObjectProvider<TaskScheduler> taskScheduler,
 					ObjectProvider<ThreadPoolTaskSchedulerBuilder> taskSchedulerBuilder,
 					ObjectProvider<ObservationRegistry> observationRegistry) {
-				String cron = properties.getPurge().getCron();
+				String cron = properties.getCron();
 				Supplier<ObservationRegistry> observations = SingletonSupplier
 					.of(() -> observationRegistry.getIfUnique(() -> ObservationRegistry.NOOP));
 				TaskScheduler applicationScheduler = applicationScheduler(taskScheduler, beanFactory);
@@ -157,10 +158,9 @@ public final class IdempotencyJdbcAutoConfiguration {
 
 		@Bean
 		IdempotencySchemaInitializer idempotencySchemaInitializer(DataSource dataSource,
-				IdempotencyProperties properties) {
-			IdempotencyProperties.Jdbc jdbc = properties.getJdbc();
-			return new IdempotencySchemaInitializer(dataSource, jdbc.getInitializeSchema(),
-					jdbc.getFlywayHistoryTable());
+				IdempotencyJdbcProperties properties) {
+			return new IdempotencySchemaInitializer(dataSource, properties.getInitializeSchema(),
+					properties.getFlywayHistoryTable());
 		}
 
 	}

@@ -41,7 +41,7 @@ import io.github.idempotency.store.IdempotencyStore;
 @ConditionalOnClass({ RedisConnectionFactory.class, RedisClient.class })
 @Conditional(IdempotencyRedisAutoConfiguration.RedisStoreCondition.class)
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
-@EnableConfigurationProperties(IdempotencyProperties.class)
+@EnableConfigurationProperties({ IdempotencyProperties.class, IdempotencyRedisProperties.class })
 public final class IdempotencyRedisAutoConfiguration {
 
 	/**
@@ -54,8 +54,7 @@ public final class IdempotencyRedisAutoConfiguration {
 
 		@Bean
 		RedisIdempotencyStore idempotencyStore(RedisConnectionFactory connectionFactory,
-				IdempotencyProperties properties) {
-			IdempotencyProperties.Redis redis = properties.getRedis();
+				IdempotencyRedisProperties redis) {
 			return new RedisIdempotencyStore(connectionFactory, redis.getKeyPrefix(), redis.getWaitReplicas(),
 					redis.getWaitTimeout());
 		}
@@ -63,8 +62,8 @@ public final class IdempotencyRedisAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(IdempotencyRecordAdministration.class)
 		RedisIdempotencyRecordAdministration idempotencyRecordAdministration(RedisConnectionFactory connectionFactory,
-				IdempotencyProperties properties) {
-			return new RedisIdempotencyRecordAdministration(connectionFactory, properties.getRedis().getKeyPrefix());
+				IdempotencyRedisProperties redis) {
+			return new RedisIdempotencyRecordAdministration(connectionFactory, redis.getKeyPrefix());
 		}
 
 		@Bean

@@ -217,14 +217,6 @@ class IdempotencyAutoConfigurationTests {
 	}
 
 	@Test
-	void backsOffFromAUserDefinedEngine() {
-		this.runner.withUserConfiguration(UserEngineConfiguration.class).run((context) -> {
-			assertThat(context).hasSingleBean(IdempotencyEngine.class);
-			assertThat(context.getBean(IdempotencyEngine.class)).isSameAs(context.getBean("userEngine"));
-		});
-	}
-
-	@Test
 	void withoutSpringWebTheTenantIsTheConfiguredDefault() {
 		this.runner.withClassLoader(new FilteredClassLoader(RequestContextHolder.class))
 			.withPropertyValues("idempotency.tenant.default-tenant=acme")
@@ -361,16 +353,6 @@ class IdempotencyAutoConfigurationTests {
 
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	static class UserEngineConfiguration {
-
-		@Bean
-		IdempotencyEngine userEngine(IdempotencyStore store, LeaseHeartbeat heartbeat) {
-			return new IdempotencyEngine(store, IdempotencyListener.NONE, new IdempotencyTransactions(null, null),
-					heartbeat);
-		}
-
-	}
 
 	static class UserOutcomeClassifier implements OutcomeClassifier {
 

@@ -19,6 +19,7 @@ import org.springframework.beans.BeanWrapper;
 import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.env.PropertiesPropertySourceLoader;
@@ -35,17 +36,29 @@ import tools.jackson.databind.json.JsonMapper;
 import io.github.idempotency.Disposition;
 import io.github.idempotency.OutcomeClassifier;
 import io.github.idempotency.annotation.IdempotencyMode;
+import io.github.idempotency.web.servlet.IdempotencyWebProperties;
+import io.github.idempotency.redis.IdempotencyRedisProperties;
+import io.github.idempotency.jdbc.IdempotencyPurgeProperties;
+import io.github.idempotency.jdbc.IdempotencyJdbcProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 /**
- * Binding of {@link IdempotencyProperties} from application properties, its defaults and its
+ * Binding of the properties of each technology from application properties, its defaults and its
  * configuration metadata.
  */
 class IdempotencyPropertiesTests {
 
 	private static final String METADATA = "META-INF/spring-configuration-metadata.json";
+
+	/**
+	 * Each technology's properties, with the prefix they bind at.
+	 */
+	private static final Map<Class<?>, String> PROPERTIES = Map.of(IdempotencyProperties.class, "idempotency",
+			IdempotencyWebProperties.class, "idempotency", IdempotencyJdbcProperties.class, "idempotency.jdbc",
+			IdempotencyPurgeProperties.class, "idempotency.purge", IdempotencyRedisProperties.class,
+			"idempotency.redis");
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withUserConfiguration(PropertiesConfiguration.class);
@@ -54,14 +67,18 @@ class IdempotencyPropertiesTests {
 	void bindsEveryPropertyFromApplicationProperties() {
 		this.runner.withInitializer(IdempotencyPropertiesTests::loadEveryProperty).run((context) -> {
 			IdempotencyProperties properties = context.getBean(IdempotencyProperties.class);
+			IdempotencyWebProperties web = context.getBean(IdempotencyWebProperties.class);
+			IdempotencyJdbcProperties jdbc = context.getBean(IdempotencyJdbcProperties.class);
+			IdempotencyPurgeProperties purge = context.getBean(IdempotencyPurgeProperties.class);
+			IdempotencyRedisProperties redis = context.getBean(IdempotencyRedisProperties.class);
 			assertThat(properties.isEnabled()).isFalse();
-			assertThat(properties.getKeyHeader()).isEqualTo("X-Idempotency-Key");
+			assertThat(web.getKeyHeader()).isEqualTo("X-Idempotency-Key");
 			assertThat(properties.getDefaultTtl()).isEqualTo(Duration.ofHours(12));
 			assertThat(properties.getDefaultLease()).isEqualTo(Duration.ofSeconds(45));
 			assertThat(properties.getDefaultWait()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(properties.getDefaultMode()).isEqualTo(IdempotencyMode.ATOMIC);
-			assertThat(properties.getMaxBodySize()).isEqualTo(DataSize.ofKilobytes(256));
-			assertThat(properties.getStoredHeaders()).containsExactly("X-Request-Trace", "ETag");
+			assertThat(web.getMaxBodySize()).isEqualTo(DataSize.ofKilobytes(256));
+			assertThat(web.getStoredHeaders()).containsExactly("X-Request-Trace", "ETag");
 			assertThat(properties.getOperations()).containsOnlyKeys("create-payment", "POST /refunds/{id}");
 			IdempotencyProperties.Operation payment = properties.getOperations().get("create-payment");
 			assertThat(payment.getTtl()).isEqualTo(Duration.ofDays(7));
@@ -77,12 +94,12 @@ class IdempotencyPropertiesTests {
 			assertThat(refund.isArchive()).isFalse();
 			assertThat(properties.getTenant().getHeader()).isEqualTo("X-Org");
 			assertThat(properties.getTenant().getDefaultTenant()).isEqualTo("acme");
-			assertThat(properties.getJdbc().getInitializeSchema()).isEqualTo(DatabaseInitializationMode.NEVER);
-			assertThat(properties.getJdbc().getFlywayHistoryTable()).isEqualTo("starter_history");
-			assertThat(properties.getPurge().getCron()).isEqualTo("0 */5 * * * *");
-			assertThat(properties.getPurge().getBatchSize()).isEqualTo(100);
-			assertThat(properties.getPurge().getPause()).isEqualTo(Duration.ofSeconds(1));
-			assertThat(properties.getPurge().getStuckAfter()).isEqualTo(Duration.ofHours(2));
+			assertThat(jdbc.getInitializeSchema()).isEqualTo(DatabaseInitializationMode.NEVER);
+			assertThat(jdbc.getFlywayHistoryTable()).isEqualTo("starter_history");
+			assertThat(purge.getCron()).isEqualTo("0 */5 * * * *");
+			assertThat(purge.getBatchSize()).isEqualTo(100);
+			assertThat(purge.getPause()).isEqualTo(Duration.ofSeconds(1));
+			assertThat(purge.getStuckAfter()).isEqualTo(Duration.ofHours(2));
 			assertThat(properties.getLimits().getNewKeys()).isEqualTo(100);
 			assertThat(properties.getLimits().getInterval()).isEqualTo(Duration.ofSeconds(10));
 			assertThat(properties.getLimits().getInFlight()).isEqualTo(20);
@@ -95,9 +112,9 @@ class IdempotencyPropertiesTests {
 			assertThat(properties.getClassification().getTransientExceptions())
 				.containsExactly(IllegalStateException.class);
 			assertThat(properties.getStore().getType()).isEqualTo(IdempotencyProperties.StoreType.REDIS);
-			assertThat(properties.getRedis().getKeyPrefix()).isEqualTo("orders-idempotency:");
-			assertThat(properties.getRedis().getWaitReplicas()).isEqualTo(1);
-			assertThat(properties.getRedis().getWaitTimeout()).isEqualTo(Duration.ofSeconds(2));
+			assertThat(redis.getKeyPrefix()).isEqualTo("orders-idempotency:");
+			assertThat(redis.getWaitReplicas()).isEqualTo(1);
+			assertThat(redis.getWaitTimeout()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(properties.getAlerts().getRepeatedFailures()).isEqualTo(5);
 		});
 	}
@@ -105,16 +122,20 @@ class IdempotencyPropertiesTests {
 	@Test
 	void everyPropertyBindsAwayFromItsDefault() {
 		this.runner.withInitializer(IdempotencyPropertiesTests::loadEveryProperty).run((context) -> {
-			BeanWrapper bound = new BeanWrapperImpl(context.getBean(IdempotencyProperties.class));
-			BeanWrapper defaults = new BeanWrapperImpl(new IdempotencyProperties());
-			Set<String> names = new TreeSet<>();
-			collectPropertyNames("idempotency", IdempotencyProperties.class, names);
-			names.remove("idempotency.operations");
-			assertThat(names).hasSizeGreaterThan(10);
-			for (String name : names) {
-				String path = beanPath(name.substring("idempotency.".length()));
-				assertThat(bound.getPropertyValue(path)).as(name).isNotEqualTo(defaults.getPropertyValue(path));
+			int checked = 0;
+			for (Map.Entry<Class<?>, String> properties : PROPERTIES.entrySet()) {
+				BeanWrapper bound = new BeanWrapperImpl(context.getBean(properties.getKey()));
+				BeanWrapper defaults = new BeanWrapperImpl(BeanUtils.instantiateClass(properties.getKey()));
+				Set<String> names = new TreeSet<>();
+				collectPropertyNames(properties.getValue(), properties.getKey(), names);
+				names.remove("idempotency.operations");
+				for (String name : names) {
+					String path = beanPath(name.substring(properties.getValue().length() + 1));
+					assertThat(bound.getPropertyValue(path)).as(name).isNotEqualTo(defaults.getPropertyValue(path));
+					checked++;
+				}
 			}
+			assertThat(checked).isGreaterThan(25);
 			BeanWrapper operation = new BeanWrapperImpl(
 					context.getBean(IdempotencyProperties.class).getOperations().get("create-payment"));
 			BeanWrapper unset = new BeanWrapperImpl(new IdempotencyProperties.Operation());
@@ -132,23 +153,27 @@ class IdempotencyPropertiesTests {
 	void defaultsAreAsDocumented() {
 		this.runner.run((context) -> {
 			IdempotencyProperties properties = context.getBean(IdempotencyProperties.class);
+			IdempotencyWebProperties web = context.getBean(IdempotencyWebProperties.class);
+			IdempotencyJdbcProperties jdbc = context.getBean(IdempotencyJdbcProperties.class);
+			IdempotencyPurgeProperties purge = context.getBean(IdempotencyPurgeProperties.class);
+			IdempotencyRedisProperties redis = context.getBean(IdempotencyRedisProperties.class);
 			assertThat(properties.isEnabled()).isTrue();
-			assertThat(properties.getKeyHeader()).isEqualTo("Idempotency-Key");
+			assertThat(web.getKeyHeader()).isEqualTo("Idempotency-Key");
 			assertThat(properties.getDefaultTtl()).isEqualTo(Duration.ofHours(24));
 			assertThat(properties.getDefaultLease()).isEqualTo(Duration.ofSeconds(30));
 			assertThat(properties.getDefaultWait()).isZero();
 			assertThat(properties.getDefaultMode()).isEqualTo(IdempotencyMode.LEASED);
-			assertThat(properties.getMaxBodySize()).isEqualTo(DataSize.ofMegabytes(1));
-			assertThat(properties.getStoredHeaders()).isEmpty();
+			assertThat(web.getMaxBodySize()).isEqualTo(DataSize.ofMegabytes(1));
+			assertThat(web.getStoredHeaders()).isEmpty();
 			assertThat(properties.getOperations()).isEmpty();
 			assertThat(properties.getTenant().getHeader()).isEqualTo("X-Tenant-Id");
 			assertThat(properties.getTenant().getDefaultTenant()).isEqualTo("default");
-			assertThat(properties.getJdbc().getInitializeSchema()).isEqualTo(DatabaseInitializationMode.ALWAYS);
-			assertThat(properties.getJdbc().getFlywayHistoryTable()).isEqualTo("idempotency_schema_history");
-			assertThat(properties.getPurge().getCron()).isEqualTo("0 * * * * *");
-			assertThat(properties.getPurge().getBatchSize()).isEqualTo(500);
-			assertThat(properties.getPurge().getPause()).isEqualTo(Duration.ofMillis(200));
-			assertThat(properties.getPurge().getStuckAfter()).isEqualTo(Duration.ofHours(1));
+			assertThat(jdbc.getInitializeSchema()).isEqualTo(DatabaseInitializationMode.ALWAYS);
+			assertThat(jdbc.getFlywayHistoryTable()).isEqualTo("idempotency_schema_history");
+			assertThat(purge.getCron()).isEqualTo("0 * * * * *");
+			assertThat(purge.getBatchSize()).isEqualTo(500);
+			assertThat(purge.getPause()).isEqualTo(Duration.ofMillis(200));
+			assertThat(purge.getStuckAfter()).isEqualTo(Duration.ofHours(1));
 			assertThat(properties.getLimits().getNewKeys()).isZero();
 			assertThat(properties.getLimits().getInterval()).isEqualTo(Duration.ofMinutes(1));
 			assertThat(properties.getLimits().getInFlight()).isZero();
@@ -160,9 +185,9 @@ class IdempotencyPropertiesTests {
 			assertThat(properties.getClassification().getFinalExceptions()).isEmpty();
 			assertThat(properties.getClassification().getTransientExceptions()).isEmpty();
 			assertThat(properties.getStore().getType()).isNull();
-			assertThat(properties.getRedis().getKeyPrefix()).isEqualTo("idempotency:");
-			assertThat(properties.getRedis().getWaitReplicas()).isZero();
-			assertThat(properties.getRedis().getWaitTimeout()).isEqualTo(Duration.ofMillis(500));
+			assertThat(redis.getKeyPrefix()).isEqualTo("idempotency:");
+			assertThat(redis.getWaitReplicas()).isZero();
+			assertThat(redis.getWaitTimeout()).isEqualTo(Duration.ofMillis(500));
 			assertThat(properties.getAlerts().getRepeatedFailures()).isEqualTo(3);
 		});
 	}
@@ -199,7 +224,7 @@ class IdempotencyPropertiesTests {
 	void everyPropertyHasMetadataWithADescription() throws IOException {
 		Map<String, JsonNode> metadata = metadata();
 		Set<String> names = new TreeSet<>();
-		collectPropertyNames("idempotency", IdempotencyProperties.class, names);
+		PROPERTIES.forEach((type, prefix) -> collectPropertyNames(prefix, type, names));
 		assertThat(metadata.keySet()).containsAll(names);
 		names.forEach((name) -> assertThat(metadata.get(name).path("description").asString()).as(name).isNotBlank());
 	}
@@ -215,10 +240,14 @@ class IdempotencyPropertiesTests {
 		});
 		assertThat(defaults).contains(entry("idempotency.default-ttl", "24h"),
 				entry("idempotency.default-lease", "30s"));
-		IdempotencyProperties bound = new Binder(new MapConfigurationPropertySource(defaults))
-			.bind("idempotency", IdempotencyProperties.class)
-			.get();
-		assertThat(bound).usingRecursiveComparison().isEqualTo(new IdempotencyProperties());
+		PROPERTIES.forEach((type, prefix) -> {
+			Object bound = new Binder(new MapConfigurationPropertySource(defaults)).bind(prefix, Bindable.of(type))
+				.map(Object.class::cast)
+				.orElseGet(() -> BeanUtils.instantiateClass(type));
+			assertThat(bound).as(type.getSimpleName())
+				.usingRecursiveComparison()
+				.isEqualTo(BeanUtils.instantiateClass(type));
+		});
 	}
 
 	private static void loadEveryProperty(ConfigurableApplicationContext context) {
@@ -258,7 +287,7 @@ class IdempotencyPropertiesTests {
 			}
 			String name = prefix + "." + kebabCase(descriptor.getName());
 			Class<?> propertyType = descriptor.getPropertyType();
-			boolean group = propertyType.getDeclaringClass() == IdempotencyProperties.class
+			boolean group = propertyType.getDeclaringClass() == type
 					&& descriptor.getWriteMethod() == null;
 			if (group) {
 				collectPropertyNames(name, propertyType, names);
@@ -289,7 +318,8 @@ class IdempotencyPropertiesTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(IdempotencyProperties.class)
+	@EnableConfigurationProperties({ IdempotencyProperties.class, IdempotencyWebProperties.class,
+			IdempotencyJdbcProperties.class, IdempotencyPurgeProperties.class, IdempotencyRedisProperties.class })
 	static class PropertiesConfiguration {
 
 	}

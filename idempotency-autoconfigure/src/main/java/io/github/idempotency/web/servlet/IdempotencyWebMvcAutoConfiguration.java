@@ -3,7 +3,6 @@ package io.github.idempotency.web.servlet;
 import java.net.URI;
 
 import io.github.idempotency.engine.IdempotencyAutoConfiguration;
-import io.github.idempotency.engine.IdempotencyProperties;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -13,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -39,6 +39,7 @@ import io.github.idempotency.engine.KeyExpressionEvaluator;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnBean(IdempotentInvocation.class)
+@EnableConfigurationProperties(IdempotencyWebProperties.class)
 public final class IdempotencyWebMvcAutoConfiguration {
 
 	/**
@@ -49,12 +50,12 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	public static final int FILTER_ORDER = Ordered.LOWEST_PRECEDENCE;
 
 	@Bean
-	StoredHeaderPolicy idempotencyStoredHeaderPolicy(IdempotencyProperties properties) {
+	StoredHeaderPolicy idempotencyStoredHeaderPolicy(IdempotencyWebProperties properties) {
 		return new StoredHeaderPolicy(properties.getStoredHeaders());
 	}
 
 	@Bean
-	WebProblems idempotencyWebProblems(IdempotencyProperties properties,
+	WebProblems idempotencyWebProblems(IdempotencyWebProperties properties,
 			ObjectProvider<IdempotencyProblemCustomizer> customizers) {
 		URI documentation = properties.getDocumentationUri();
 		String link = (documentation != null) ? "<" + documentation + ">; rel=\"describedby\"" : null;
@@ -63,7 +64,7 @@ public final class IdempotencyWebMvcAutoConfiguration {
 
 	@Bean
 	WebIdempotencyHandler webIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
-			IdempotencyProperties properties, WebProblems problems) {
+			IdempotencyWebProperties properties, WebProblems problems) {
 		return new WebIdempotencyHandler(invocation, keyEvaluator, properties.getKeyHeader(), problems);
 	}
 
@@ -86,7 +87,7 @@ public final class IdempotencyWebMvcAutoConfiguration {
 
 	@Bean
 	IdempotencyHandlerInterceptor idempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource,
-			WebExecutionFinisher finisher, IdempotencyProperties properties, WebProblems problems) {
+			WebExecutionFinisher finisher, IdempotencyWebProperties properties, WebProblems problems) {
 		return new IdempotencyHandlerInterceptor(attributeSource, finisher, properties.getMaxBodySize().toBytes(),
 				problems);
 	}
@@ -125,7 +126,7 @@ public final class IdempotencyWebMvcAutoConfiguration {
 
 		@Bean
 		IdempotencyOperationCustomizer idempotencyOperationCustomizer(IdempotentAttributeSource attributeSource,
-				IdempotencyProperties properties) {
+				IdempotencyWebProperties properties) {
 			return new IdempotencyOperationCustomizer(attributeSource, properties.getKeyHeader());
 		}
 
