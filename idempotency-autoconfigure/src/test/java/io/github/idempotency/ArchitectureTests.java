@@ -52,6 +52,8 @@ class ArchitectureTests {
 			"io.github.idempotency.store.ReferencedKey", "io.github.idempotency.store.ReleaseOutcome",
 			"io.github.idempotency.store.RepeatedFailure", "io.github.idempotency.store.FailureTypes",
 			"io.github.idempotency.store.TransactionalIdempotencyStore",
+			"io.github.idempotency.store.SequencingIdempotencyStore",
+			"io.github.idempotency.store.ReferencingIdempotencyStore",
 			// the problems of the HTTP contract, each an exception an application may catch
 			"io.github.idempotency.IdempotencyLeaseLostException", "io.github.idempotency.IdempotencyRateLimitedException",
 			"io.github.idempotency.IdempotencyStaleSequenceException",

@@ -1,6 +1,7 @@
 package io.github.idempotency.engine;
 
 import io.github.idempotency.store.FailureTypes;
+import io.github.idempotency.store.ReferencingIdempotencyStore;
 import io.github.idempotency.IdempotencyLeaseLostException;
 import io.github.idempotency.IdempotencyStaleSequenceException;
 
@@ -22,7 +23,8 @@ import io.github.idempotency.Outcome;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyStore;
-import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
+import io.github.idempotency.store.SequencingIdempotencyStore;
+import io.github.idempotency.store.SequencingIdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.RecordStatus;
 import io.github.idempotency.store.StoredResponse;
 
@@ -85,6 +87,18 @@ final class Execution {
 
 	ClaimRequest claim() {
 		return this.claim;
+	}
+
+	/**
+	 * Return the store as one that keeps sequence numbers, which the start-up check guarantees
+	 * for every operation that has them.
+	 */
+	SequencingIdempotencyStore sequencingStore() {
+		if (this.store instanceof SequencingIdempotencyStore sequencing) {
+			return sequencing;
+		}
+		throw new IllegalStateException("The idempotency store " + this.store.getClass().getName()
+				+ " keeps no sequence numbers");
 	}
 
 	IdempotencyStore store() {
@@ -352,10 +366,9 @@ final class Execution {
 		@Override
 		public void reference(String name, String value) {
 			References.check(name, value);
-			IdempotencyStore store = Execution.this.store;
-			if (!store.supportsReferences()) {
+			if (!(Execution.this.store instanceof ReferencingIdempotencyStore store)) {
 				throw new UnsupportedOperationException(
-						"The idempotency store " + store.getClass().getName() + " keeps no references");
+						"The idempotency store " + Execution.this.store.getClass().getName() + " keeps no references");
 			}
 			Duration ttl = Execution.this.policy.ttl().plus(Execution.this.policy.lease());
 			Execution.this.transactions.outside(() -> {

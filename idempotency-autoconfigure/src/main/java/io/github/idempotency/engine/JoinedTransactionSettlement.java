@@ -4,7 +4,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.TransactionStatus;
 
 import io.github.idempotency.Outcome;
-import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
+import io.github.idempotency.store.SequencingIdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.StoredResponse;
 
 /**
@@ -74,7 +74,7 @@ final class JoinedTransactionSettlement implements Settlement {
 
 	@Override
 	public SequenceAdvance advanceSequence(Execution execution, SequenceNumber sequence) {
-		return execution.store()
+		return execution.sequencingStore()
 			.advanceSequence(execution.key().tenant(), sequence.scope(), sequence.number(), execution.ttl());
 	}
 

@@ -3,7 +3,7 @@ package io.github.idempotency.engine;
 import org.jspecify.annotations.Nullable;
 
 import io.github.idempotency.Outcome;
-import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
+import io.github.idempotency.store.SequencingIdempotencyStore.SequenceAdvance;
 
 /**
  * The settlements of LEASED claims, which hold their key by a lease: the claim, a release, a
@@ -41,7 +41,7 @@ abstract sealed class LeasedSettlement implements Settlement
 	@Override
 	public final SequenceAdvance advanceSequence(Execution execution, SequenceNumber sequence) {
 		return execution.transactions()
-			.outside(() -> execution.store()
+			.outside(() -> execution.sequencingStore()
 				.advanceSequence(execution.key().tenant(), sequence.scope(), sequence.number(), execution.ttl()));
 	}
 

@@ -7,7 +7,7 @@ import org.springframework.transaction.TransactionStatus;
 
 import io.github.idempotency.Outcome;
 import io.github.idempotency.store.ClaimResult;
-import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
+import io.github.idempotency.store.SequencingIdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.StoredResponse;
 
 /**
@@ -110,7 +110,7 @@ final class OwnTransactionSettlement implements Settlement {
 
 	@Override
 	public SequenceAdvance advanceSequence(Execution execution, SequenceNumber sequence) {
-		return execution.store()
+		return execution.sequencingStore()
 			.advanceSequence(execution.key().tenant(), sequence.scope(), sequence.number(), execution.ttl());
 	}
 

@@ -7,6 +7,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.store.SequencingIdempotencyStore;
 
 /**
  * Refuses at start-up {@code @IdempotentSequence} operations over a store that keeps no sequence
@@ -26,7 +27,7 @@ class SequenceStoreCheck implements SmartInitializingSingleton {
 	@Override
 	public void afterSingletonsInstantiated() {
 		IdempotencyStore available = this.store.getIfAvailable();
-		if (available == null || available.supportsSequences()) {
+		if (available == null || available instanceof SequencingIdempotencyStore) {
 			return;
 		}
 		Set<String> sequenced = new TreeSet<>();

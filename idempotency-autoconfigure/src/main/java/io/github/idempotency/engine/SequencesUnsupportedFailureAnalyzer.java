@@ -19,8 +19,8 @@ class SequencesUnsupportedFailureAnalyzer extends AbstractFailureAnalyzer<Sequen
 		new TreeSet<>(cause.operations()).forEach((operation) -> description.append("\n    - ").append(operation));
 		return new FailureAnalysis(description.toString(), """
 				Use a store that keeps sequence numbers: the starter's JDBC store (PostgreSQL, H2) or its \
-				Redis store; or, in your own IdempotencyStore, implement supportsSequences() and \
-				advanceSequence(...), held to IdempotencyStoreContractTests; or remove @IdempotentSequence \
+				Redis store; or make your own store a SequencingIdempotencyStore \
+				(advanceSequence(...)), held to IdempotencyStoreContractTests; or remove @IdempotentSequence \
 				from these methods.""", cause);
 	}
 

@@ -4,7 +4,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.TransactionStatus;
 
 import io.github.idempotency.annotation.IdempotencyMode;
-import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
+import io.github.idempotency.store.SequencingIdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.StoredResponse;
 
 /**

@@ -25,6 +25,8 @@ import org.springframework.jdbc.core.simple.JdbcClient.StatementSpec;
 
 import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.store.FailureTypes;
+import io.github.idempotency.store.SequencingIdempotencyStore;
+import io.github.idempotency.store.ReferencingIdempotencyStore;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyRecord;
@@ -37,7 +39,8 @@ import io.github.idempotency.store.StoredResponse;
  * {@link IdempotencyStore} over the {@code idempotency_record} table through plain JDBC, so that
  * the request path costs one statement per step and no ORM work.
  */
-public class JdbcIdempotencyStore implements TransactionalIdempotencyStore {
+public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, SequencingIdempotencyStore,
+		ReferencingIdempotencyStore {
 
 	private static final int MAX_CLAIM_ATTEMPTS = 16;
 
@@ -224,11 +227,6 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore {
 			.update() == 1;
 	}
 
-	@Override
-	public boolean supportsSequences() {
-		return true;
-	}
-
 	/**
 	 * {@inheritDoc}
 	 * <p>
@@ -268,11 +266,6 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore {
 		}
 		throw new IllegalStateException("Could not advance the sequence of a scope after " + MAX_CLAIM_ATTEMPTS
 				+ " attempts; it is changing continuously");
-	}
-
-	@Override
-	public boolean supportsReferences() {
-		return true;
 	}
 
 	@Override

@@ -22,6 +22,8 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.IdempotencyStoreUnavailableException;
 import io.github.idempotency.store.FailureTypes;
+import io.github.idempotency.store.SequencingIdempotencyStore;
+import io.github.idempotency.store.ReferencingIdempotencyStore;
 import io.github.idempotency.redis.ReplicaAcknowledgements.Acknowledged;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
@@ -34,7 +36,7 @@ import io.github.idempotency.store.StoredResponse;
  * slot, each operation one Lua script that decides time with the server's clock, expiry native
  * ({@code PEXPIREAT}). Optionally waits for replicas to acknowledge each claim and completion.
  */
-public class RedisIdempotencyStore implements IdempotencyStore {
+public class RedisIdempotencyStore implements SequencingIdempotencyStore, ReferencingIdempotencyStore {
 
 	/**
 	 * The prefix of the record fields that hold references: {@code ref:<name>:<value>}.
@@ -149,11 +151,6 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 	}
 
 	@Override
-	public boolean supportsSequences() {
-		return true;
-	}
-
-	@Override
 	public SequenceAdvance advanceSequence(String tenant, String scope, long sequence, Duration ttl) {
 		if (sequence < 0) {
 			throw new IllegalArgumentException("A sequence number must not be negative, but was " + sequence);
@@ -162,11 +159,6 @@ public class RedisIdempotencyStore implements IdempotencyStore {
 				RedisReplies.utf8(sequence), RedisReplies.utf8(ttl.toMillis()));
 		return new SequenceAdvance(RedisReplies.number(reply.get(0)) == 1,
 				Long.parseLong(RedisReplies.text(reply.get(1))));
-	}
-
-	@Override
-	public boolean supportsReferences() {
-		return true;
 	}
 
 	/**

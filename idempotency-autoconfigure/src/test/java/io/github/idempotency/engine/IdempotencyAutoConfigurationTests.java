@@ -1,5 +1,13 @@
 package io.github.idempotency.engine;
 
+import io.github.idempotency.store.StoredResponse;
+import io.github.idempotency.store.IdempotencyRecord;
+import io.github.idempotency.store.ClaimResult;
+import io.github.idempotency.store.ClaimRequest;
+import io.github.idempotency.IdempotencyKey;
+import java.util.UUID;
+import java.util.Optional;
+import java.time.Duration;
 import io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration;
 import io.github.idempotency.web.servlet.IdempotencyServletTenantAutoConfiguration;
 import io.github.idempotency.web.servlet.IdempotencyWebMvcAutoConfiguration;
@@ -314,15 +322,40 @@ class IdempotencyAutoConfigurationTests {
 
 	}
 
-	static class StoreWithoutSequences extends JdbcIdempotencyStore {
+	/**
+	 * A JDBC store that offers only what every store must: no sequence numbers.
+	 */
+	static class StoreWithoutSequences implements IdempotencyStore {
+
+		private final IdempotencyStore delegate;
 
 		StoreWithoutSequences(DataSource dataSource) {
-			super(dataSource);
+			this.delegate = new JdbcIdempotencyStore(dataSource);
 		}
 
 		@Override
-		public boolean supportsSequences() {
-			return false;
+		public ClaimResult claim(ClaimRequest request) {
+			return this.delegate.claim(request);
+		}
+
+		@Override
+		public boolean complete(IdempotencyKey key, UUID token, StoredResponse response, Duration ttl) {
+			return this.delegate.complete(key, token, response, ttl);
+		}
+
+		@Override
+		public boolean release(IdempotencyKey key, UUID token) {
+			return this.delegate.release(key, token);
+		}
+
+		@Override
+		public boolean extendLease(IdempotencyKey key, UUID token, Duration lease) {
+			return this.delegate.extendLease(key, token, lease);
+		}
+
+		@Override
+		public Optional<IdempotencyRecord> find(IdempotencyKey key) {
+			return this.delegate.find(key);
 		}
 
 	}
