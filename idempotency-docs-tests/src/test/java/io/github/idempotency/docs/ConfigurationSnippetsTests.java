@@ -91,7 +91,8 @@ class ConfigurationSnippetsTests {
 	/**
 	 * Bind a snippet's settings under a group of the starter to the group's class, failing on a
 	 * value that does not convert and on a key the class does not have; keys of a longer group of
-	 * its own are left to that group.
+	 * its own, and keys of another class bound at the same prefix (the web properties share the
+	 * root with the core ones), are left to that group.
 	 */
 	private static void bind(List<PropertySource<?>> sources, Group group) throws ClassNotFoundException {
 		ConfigurationPropertyName root = ConfigurationPropertyName.of(group.name());
@@ -100,12 +101,24 @@ class ConfigurationSnippetsTests {
 			.map((other) -> ConfigurationPropertyName.of(other.name()))
 			.filter(root::isAncestorOf)
 			.toList();
+		List<ConfigurationPropertyName> siblings = metadata.properties()
+			.stream()
+			.filter((property) -> property.sourceType() != null && !declaredBy(property, group.type())
+					&& starterRootGroups().stream()
+						.anyMatch((other) -> other.name().equals(group.name()) && declaredBy(property, other.type())))
+			.map((property) -> ConfigurationPropertyName.of(property.name()))
+			.toList();
 		List<ConfigurationPropertySource> own = new ArrayList<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.from(sources)) {
-			own.add(source.filter((name) -> others.stream().noneMatch((other) -> other.isAncestorOf(name))));
+			own.add(source.filter((name) -> others.stream().noneMatch((other) -> other.isAncestorOf(name))
+					&& siblings.stream().noneMatch((sibling) -> sibling.equals(name) || sibling.isAncestorOf(name))));
 		}
 		new Binder(own).bind(root, Bindable.of(Class.forName(group.type())),
 				new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
+	}
+
+	private static boolean declaredBy(Property property, String type) {
+		return property.sourceType().equals(type) || property.sourceType().startsWith(type + "$");
 	}
 
 	private static List<Group> starterRootGroups() {
