@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ArchitectureTests {
 
 	/**
-	 * Every public type a user may bind to; the README's "API" section names each one.
+	 * Every public type a user may bind to; docs/api.md names each one.
 	 */
 	static final Set<String> PUBLIC_API = Set.of(
 			// what an application annotates and reads while an operation runs

@@ -32,12 +32,17 @@ final class LockTimeouts {
 			return failure;
 		}
 		for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
-			if (cause instanceof SQLException sql
-					&& (SQL_STATES.contains(sql.getSQLState()) || ERROR_CODES.contains(sql.getErrorCode()))) {
+			if (cause instanceof SQLException sql && isLockTimeout(sql)) {
 				return new CannotAcquireLockException(failure.getMessage(), sql);
 			}
 		}
 		return failure;
+	}
+
+	private static boolean isLockTimeout(SQLException failure) {
+		// Set.of(...).contains(null) throws: a failed connection often has no SQL state.
+		String state = failure.getSQLState();
+		return (state != null && SQL_STATES.contains(state)) || ERROR_CODES.contains(failure.getErrorCode());
 	}
 
 }

@@ -74,7 +74,7 @@ class DashboardBrowserTests {
 
 	/**
 	 * Set to {@code true} to also copy the screenshot to {@code docs/dashboard.png}, the one the
-	 * README shows.
+	 * guide's operations page shows.
 	 */
 	private static final String UPDATE_DOCS = "dashboard.screenshot.docs";
 
