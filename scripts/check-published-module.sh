@@ -21,8 +21,10 @@ fail() {
 	exit 1
 }
 
+jar="${JAVA_HOME:+$JAVA_HOME/bin/}jar"
+
 entries() {
-	jar tf "$1" || fail "cannot read $1"
+	"$jar" tf "$1" || fail "cannot read $1"
 }
 
 main="$directory/$name.jar"
@@ -31,14 +33,16 @@ javadoc="$directory/$name-javadoc.jar"
 for file in "$main" "$sources" "$javadoc"; do
 	[ -s "$file" ] || fail "missing or empty: $file"
 done
-entries "$main" | grep -qx 'META-INF/LICENSE' || fail "no META-INF/LICENSE in $main"
+# Each listing is read whole before it is searched (grep -q would stop reading it early).
+main_entries="$(entries "$main")"
+grep -qx 'META-INF/LICENSE' <<<"$main_entries" || fail "no META-INF/LICENSE in $main"
 # A starter has no code of its own, and its sources and javadoc jars only say so.
-if entries "$main" | grep -q '\.class$'; then
-	entries "$sources" | grep -q '\.java$' || fail "no Java sources in $sources"
-	entries "$javadoc" | grep -qx 'index.html' || fail "no index.html in $javadoc"
+if grep -q '\.class$' <<<"$main_entries"; then
+	grep -q '\.java$' <<<"$(entries "$sources")" || fail "no Java sources in $sources"
+	grep -qx 'index.html' <<<"$(entries "$javadoc")" || fail "no index.html in $javadoc"
 fi
 manifest="$(mktemp -d)"
-(cd "$manifest" && jar xf "$main" META-INF/MANIFEST.MF)
+(cd "$manifest" && "$jar" xf "$main" META-INF/MANIFEST.MF)
 grep -q '^Automatic-Module-Name: io\.github\.idempotency\.' "$manifest/META-INF/MANIFEST.MF" \
 	|| fail "no Automatic-Module-Name in $main"
 rm -r "$manifest"
