@@ -4,6 +4,7 @@ import io.github.idempotency.jdbc.IdempotencyPurger.PurgeListener;
 
 import io.github.idempotency.engine.IdempotencyProperties;
 
+import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -24,6 +25,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jpa.EntityManagerFactoryBuilder;
 import org.springframework.boot.jpa.autoconfigure.EntityManagerFactoryBuilderCustomizer;
 import org.springframework.boot.task.ThreadPoolTaskSchedulerBuilder;
 import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
@@ -33,8 +35,10 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.orm.jpa.persistenceunit.PersistenceUnitPostProcessor;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.config.TaskSchedulerRouter;
+import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.idempotency.store.IdempotencyRecordAdministration;
@@ -177,10 +181,27 @@ public final class IdempotencyJdbcAutoConfiguration {
 	@ConditionalOnBooleanProperty("idempotency.jdbc.jpa-entity")
 	static class JpaEntityConfiguration {
 
+		/**
+		 * Spring Boot 4.1 adds post-processors with {@code addPersistenceUnitPostProcessors};
+		 * 4.0 has only the setter, which replaces those of other customizers (Boot itself sets
+		 * none), so it is used only where the method to add is missing.
+		 */
+		private static final @Nullable Method ADD_POST_PROCESSORS = ReflectionUtils
+			.findMethod(EntityManagerFactoryBuilder.class, "addPersistenceUnitPostProcessors",
+					PersistenceUnitPostProcessor[].class);
+
 		@Bean
 		EntityManagerFactoryBuilderCustomizer idempotencyRecordEntityRegistrar() {
-			return (builder) -> builder.addPersistenceUnitPostProcessors(
-					(unit) -> unit.addManagedClassName(IdempotencyRecordEntity.class.getName()));
+			PersistenceUnitPostProcessor[] registrar = {
+					(unit) -> unit.addManagedClassName(IdempotencyRecordEntity.class.getName()) };
+			return (builder) -> {
+				if (ADD_POST_PROCESSORS != null) {
+					ReflectionUtils.invokeMethod(ADD_POST_PROCESSORS, builder, (Object) registrar);
+				}
+				else {
+					builder.setPersistenceUnitPostProcessors(registrar);
+				}
+			};
 		}
 
 	}
