@@ -59,7 +59,7 @@ public interface CallAdapter<R> {
 	 * Return the scope and sequence number of the call, for an operation that orders its calls by
 	 * one.
 	 * @return the sequence number, or {@code null} if the operation has none
-	 * @throws InvalidSequenceException if the call yields no valid scope or number
+	 * @throws io.github.idempotency.InvalidSequenceException if the call yields no valid scope or number
 	 */
 	default @Nullable SequenceNumber sequence() {
 		return null;
