@@ -107,7 +107,7 @@ class IdempotencyAutoConfigurationTests {
 				assertThat(analysis.getDescription()).contains("@IdempotentSequence")
 					.contains("ledger-posting")
 					.contains(StoreWithoutSequences.class.getName());
-				assertThat(analysis.getAction()).contains("supportsSequences()").contains("advanceSequence");
+				assertThat(analysis.getAction()).contains("SequencingIdempotencyStore").contains("advanceSequence");
 			});
 	}
 
