@@ -40,11 +40,14 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	private final JdbcClient jdbc;
 
-	private final IdempotencyStatements statements;
+	private final boolean claimReturnsExisting;
+
+	private final Statements sql;
 
 	public JdbcIdempotencyStore(JdbcClient jdbc, IdempotencyStatements statements) {
 		this.jdbc = jdbc;
-		this.statements = statements;
+		this.claimReturnsExisting = statements.claimReturnsExisting();
+		this.sql = new Statements(statements);
 	}
 
 	@Override
@@ -92,8 +95,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 */
 	private @Nullable Row insertOrSelect(ClaimRequest request, UUID token) {
 		IdempotencyKey key = request.key();
-		StatementSpec claim = claimParams(this.jdbc.sql(this.statements.claim()), request, token);
-		if (this.statements.claimReturnsExisting()) {
+		StatementSpec claim = claimParams(this.jdbc.sql(this.sql.claim()), request, token);
+		if (this.claimReturnsExisting) {
 			return first(claim.query((rs, n) -> Row.of(rs, key)).list());
 		}
 		try {
@@ -114,7 +117,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			int attempt) {
 		// A released record never had an effect: there is nothing to keep of it.
 		boolean archive = request.archive() && expired && existing.status() != RecordStatus.RELEASED;
-		String takeOverArchiving = this.statements.takeOverArchiving();
+		String takeOverArchiving = this.sql.takeOverArchiving();
 		if (archive && takeOverArchiving != null) {
 			if (takeOverParams(takeOverArchiving, request, existing.token(), newToken).query(Long.class)
 				.single() != 1) {
@@ -123,7 +126,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			forgetReferences(request);
 			return true;
 		}
-		if (takeOverParams(this.statements.takeOver(), request, existing.token(), newToken).param("attempt", attempt)
+		if (takeOverParams(this.sql.takeOver(), request, existing.token(), newToken).param("attempt", attempt)
 			.update() != 1) {
 			return false;
 		}
@@ -148,9 +151,9 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			return;
 		}
 		if (request.archive()) {
-			keyParams(this.jdbc.sql(this.statements.archiveReferencesByKey()), request.key()).update();
+			keyParams(this.jdbc.sql(this.sql.archiveReferencesByKey()), request.key()).update();
 		}
-		keyParams(this.jdbc.sql(this.statements.deleteReferencesByKey()), request.key()).update();
+		keyParams(this.jdbc.sql(this.sql.deleteReferencesByKey()), request.key()).update();
 	}
 
 	private StatementSpec takeOverParams(String statement, ClaimRequest request, UUID oldToken, UUID newToken) {
@@ -163,7 +166,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	private void archive(IdempotencyRecord record) {
 		StoredResponse response = record.response();
-		keyParams(this.jdbc.sql(this.statements.archiveRecord()), record.key()).param("status", record.status().name())
+		keyParams(this.jdbc.sql(this.sql.archiveRecord()), record.key()).param("status", record.status().name())
 			.param("fingerprint", record.fingerprint())
 			.param("token", record.token())
 			.param("createdAt", offsetDateTime(record.createdAt()), Types.TIMESTAMP_WITH_TIMEZONE)
@@ -178,7 +181,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	@Override
 	public boolean complete(IdempotencyKey key, UUID token, StoredResponse response, Duration ttl) {
-		return keyParams(this.jdbc.sql(this.statements.complete()), key).param("token", token)
+		return keyParams(this.jdbc.sql(this.sql.complete()), key).param("token", token)
 			.param("responseStatus", response.status())
 			.param("responseHeaders", StoredHeaders.encode(response.headers()))
 			.param("responseBody", response.body())
@@ -193,7 +196,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	@Override
 	public boolean release(IdempotencyKey key, UUID token, @Nullable String failure) {
-		return keyParams(this.jdbc.sql(this.statements.release()), key).param("token", token)
+		return keyParams(this.jdbc.sql(this.sql.release()), key).param("token", token)
 			.param("failure", FailureTypes.bounded(failure), Types.VARCHAR)
 			.update() == 1;
 	}
@@ -207,7 +210,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	@Override
 	public boolean extendLease(IdempotencyKey key, UUID token, Duration lease) {
 		int timeoutSeconds = (int) Math.max(1, lease.toSeconds() / 3);
-		return keyParams(this.jdbc.sql(this.statements.extendLease()), key).param("token", token)
+		return keyParams(this.jdbc.sql(this.sql.extendLease()), key).param("token", token)
 			.param("leaseMillis", lease.toMillis())
 			.withQueryTimeout(timeoutSeconds)
 			.update() == 1;
@@ -232,7 +235,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		for (int round = 0; round < MAX_CLAIM_ATTEMPTS; round++) {
 			int advanced;
 			try {
-				advanced = this.jdbc.sql(this.statements.advanceSequence())
+				advanced = this.jdbc.sql(this.sql.advanceSequence())
 					.param("tenant", tenant)
 					.param("scope", scope)
 					.param("sequence", sequence)
@@ -246,7 +249,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 			if (advanced == 1) {
 				return new SequenceAdvance(true, sequence);
 			}
-			Optional<Long> highest = this.jdbc.sql(this.statements.selectSequence())
+			Optional<Long> highest = this.jdbc.sql(this.sql.selectSequence())
 				.param("tenant", tenant)
 				.param("scope", scope)
 				.query(Long.class)
@@ -267,7 +270,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	@Override
 	public void addReference(IdempotencyKey key, String name, String value, Duration ttl) {
 		try {
-			keyParams(this.jdbc.sql(this.statements.addReference()), key).param("name", name)
+			keyParams(this.jdbc.sql(this.sql.addReference()), key).param("name", name)
 				.param("value", value)
 				.param("ttlMillis", ttl.toMillis())
 				.update();
@@ -285,7 +288,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	@Override
 	public Map<String, List<String>> references(IdempotencyKey key) {
 		Map<String, List<String>> references = new TreeMap<>();
-		keyParams(this.jdbc.sql(this.statements.selectReferences()), key).query((ResultSet rs) -> {
+		keyParams(this.jdbc.sql(this.sql.selectReferences()), key).query((ResultSet rs) -> {
 			references.computeIfAbsent(rs.getString("reference_name"), (name) -> new ArrayList<>())
 				.add(rs.getString("reference_value"));
 		});
@@ -295,7 +298,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	@Override
 	public List<IdempotencyKey> findByReference(String name, String value, int limit) {
-		return this.jdbc.sql(this.statements.findByReference())
+		return this.jdbc.sql(this.sql.findByReference())
 			.param("name", name)
 			.param("value", value)
 			.param("limit", limit)
@@ -310,7 +313,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	}
 
 	private @Nullable Row select(IdempotencyKey key) {
-		return first(keyParams(this.jdbc.sql(this.statements.select()), key).query((rs, n) -> Row.of(rs, key)).list());
+		return first(keyParams(this.jdbc.sql(this.sql.select()), key).query((rs, n) -> Row.of(rs, key)).list());
 	}
 
 	private static @Nullable Row first(List<Row> rows) {
@@ -362,6 +365,25 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		private static Instant instant(ResultSet rs, String column) throws SQLException {
 			OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
 			return (value != null) ? value.toInstant() : null;
+		}
+
+	}
+
+	/**
+	 * The statements of the store, composed once: the same string each call is parsed and
+	 * prepared once (see {@link StatementCachingJdbcTemplate}).
+	 */
+	private record Statements(String claim, String select, String takeOver, @Nullable String takeOverArchiving,
+			String archiveRecord, String complete, String release, String extendLease, String advanceSequence,
+			String selectSequence, String addReference, String selectReferences, String findByReference,
+			String archiveReferencesByKey, String deleteReferencesByKey) {
+
+		Statements(IdempotencyStatements statements) {
+			this(statements.claim(), statements.select(), statements.takeOver(), statements.takeOverArchiving(),
+					statements.archiveRecord(), statements.complete(), statements.release(),
+					statements.extendLease(), statements.advanceSequence(), statements.selectSequence(),
+					statements.addReference(), statements.selectReferences(), statements.findByReference(),
+					statements.archiveReferencesByKey(), statements.deleteReferencesByKey());
 		}
 
 	}
