@@ -67,6 +67,10 @@ public class IdempotencySchemaInitializer implements InitializingBean, BeanClass
 		if (!ClassUtils.isPresent(FLYWAY, this.classLoader)) {
 			throw new IdempotencyFlywayMissingException(platform, this.mode);
 		}
+		String databaseType = platform.flywayDatabaseType();
+		if (databaseType != null && !ClassUtils.isPresent(databaseType, this.classLoader)) {
+			throw new IdempotencyFlywayMissingException(platform, this.mode, platform.flywayModule());
+		}
 		IdempotencyMigrations.migrate(this.dataSource, platform, this.historyTable);
 	}
 

@@ -1,8 +1,16 @@
 package io.github.idempotency.internal.jdbc;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.SqlParameterValue;
 
 /**
  * The SQL statements of the JDBC store, written once in portable SQL with named parameters; a
@@ -25,6 +33,7 @@ public abstract class IdempotencyStatements {
 	public static IdempotencyStatements of(DatabasePlatform platform) {
 		return switch (platform) {
 			case POSTGRESQL -> new PostgresIdempotencyStatements();
+			case MARIADB -> new MariaDbIdempotencyStatements();
 			case H2 -> new H2IdempotencyStatements();
 		};
 	}
@@ -71,6 +80,28 @@ public abstract class IdempotencyStatements {
 	 * @return an SQL expression, negative if {@code to} is before {@code from}
 	 */
 	abstract String millisBetween(String from, String to);
+
+	/**
+	 * Read a time column.
+	 * @param rs the result set, on a row
+	 * @param column the column
+	 * @return the instant, or {@code null}
+	 * @throws SQLException if the column cannot be read
+	 */
+	@Nullable Instant instant(ResultSet rs, String column) throws SQLException {
+		OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+		return (value != null) ? value.toInstant() : null;
+	}
+
+	/**
+	 * Return an instant as the parameter of a time column.
+	 * @param instant the instant, or {@code null}
+	 * @return the parameter
+	 */
+	SqlParameterValue timestamp(@Nullable Instant instant) {
+		return new SqlParameterValue(Types.TIMESTAMP_WITH_TIMEZONE,
+				(instant != null) ? OffsetDateTime.ofInstant(instant, ZoneOffset.UTC) : null);
+	}
 
 	// What a claim may take over, written once.
 
@@ -156,19 +187,21 @@ public abstract class IdempotencyStatements {
 	 * {@code fingerprint}, {@code newToken}, {@code leaseMillis}, {@code ttlMillis},
 	 * {@code attempt}: takes over an expired record, a released one or a run-out lease. The
 	 * take-over of a lease records it as the last failure, and a claim of an expired record
-	 * ({@code :attempt} 1) forgets the failures of the record it replaces.
+	 * ({@code :attempt} 1) forgets the failures of the record it replaces. The failure goes first:
+	 * MariaDB assigns left to right, each assignment seeing those before it, and the failure reads
+	 * the status the record had.
 	 */
 	String takeOver() {
 		String now = now();
 		return """
 				UPDATE idempotency_record
-				SET status = 'IN_PROGRESS', request_fingerprint = :fingerprint, fencing_token = :newToken,
-				  locked_until = %2$s, created_at = %1$s, completed_at = NULL, expires_at = %3$s,
-				  response_status = NULL, response_headers = NULL, response_body = NULL, attempts = :attempt,
-				  last_failure = CASE WHEN :attempt = 1 THEN NULL WHEN status = 'IN_PROGRESS' THEN 'lease expired'
+				SET last_failure = CASE WHEN :attempt = 1 THEN NULL WHEN status = 'IN_PROGRESS' THEN 'lease expired'
 				    ELSE last_failure END,
 				  last_failure_at = CASE WHEN :attempt = 1 THEN NULL WHEN status = 'IN_PROGRESS' THEN %1$s
-				    ELSE last_failure_at END
+				    ELSE last_failure_at END,
+				  status = 'IN_PROGRESS', request_fingerprint = :fingerprint, fencing_token = :newToken,
+				  locked_until = %2$s, created_at = %1$s, completed_at = NULL, expires_at = %3$s,
+				  response_status = NULL, response_headers = NULL, response_body = NULL, attempts = :attempt
 				WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
 				  AND fencing_token = :oldToken AND %4$s
 				""".formatted(now, plusMillis(now, ":leaseMillis"), plusMillis(now, ":ttlMillis"), takeable(now));
@@ -245,49 +278,107 @@ public abstract class IdempotencyStatements {
 
 	/**
 	 * Whether {@link #purgeExpired()} and {@link #purgeStuck()} delete and archive a whole batch,
-	 * answering the counts per operation; otherwise they lock the keys of a batch for
-	 * {@link #archiveByKey()} and {@link #deleteByKey()}.
+	 * answering the counts per operation; otherwise they read candidates of a batch for
+	 * {@link #lockExpired()} or {@link #lockStuck()}, then {@link #archiveByKeys()},
+	 * {@link #archiveReferencesByKeys()}, {@link #deleteReferencesByKey()} and
+	 * {@link #deleteByKey()}.
 	 */
 	boolean purgesInOneStatement() {
 		return false;
 	}
 
 	/**
+	 * The records that the purge deletes as expired: completed or released, past their expiry.
+	 * Never a record in progress, whose lease may live past its expiry.
+	 * @return an SQL condition on a record
+	 */
+	final String expiredForPurge() {
+		return "status <> 'IN_PROGRESS' AND expires_at <= " + statementTime();
+	}
+
+	/**
+	 * The records that the purge deletes as stuck: in progress, {@code :stuckAfterMillis} past
+	 * their lease.
+	 * @return an SQL condition on a record
+	 */
+	final String stuckForPurge() {
+		return "status = 'IN_PROGRESS' AND locked_until <= " + plusMillis(statementTime(), "-:stuckAfterMillis");
+	}
+
+	/**
 	 * Parameters {@code batchSize}, then, where a batch is one statement,
-	 * {@code archivedOperations}: one batch of completed records past their expiry. Here: locks
-	 * the keys of up to a batch of them, skipping those a claim or another purger holds; they are
-	 * then archived and deleted by key in the same transaction.
+	 * {@code archivedOperations}, else {@code candidates}: one batch of records past their
+	 * expiry. Here: reads the keys of up to {@code candidates} of them, without locking anything,
+	 * for {@link #lockExpired()}.
 	 */
 	String purgeExpired() {
-		return """
-				SELECT tenant_id, operation, idempotency_key
-				FROM idempotency_record
-				WHERE status <> 'IN_PROGRESS' AND expires_at <= %s
-				LIMIT :batchSize
-				FOR UPDATE SKIP LOCKED
-				""".formatted(statementTime());
+		return candidates(expiredForPurge());
 	}
 
 	/**
-	 * Parameters {@code stuckAfterMillis}, {@code batchSize}, then, where a batch is one statement,
-	 * {@code archivedOperations}: one batch of records left in progress that long past their lease.
-	 * Here: locks their keys, as {@link #purgeExpired()} does.
+	 * Parameters {@code stuckAfterMillis}, then as {@link #purgeExpired()}: one batch of records
+	 * left in progress long past their lease. Here: reads candidates, for {@link #lockStuck()}.
 	 */
 	String purgeStuck() {
-		return """
-				SELECT tenant_id, operation, idempotency_key
-				FROM idempotency_record
-				WHERE status = 'IN_PROGRESS' AND locked_until <= %s
-				LIMIT :batchSize
-				FOR UPDATE SKIP LOCKED
-				""".formatted(plusMillis(statementTime(), "-:stuckAfterMillis"));
+		return candidates(stuckForPurge());
 	}
 
 	/**
-	 * Parameters {@code tenant}, {@code operation}, {@code key}: copies one record into the
-	 * archive table, unless a transient failure released it.
+	 * Parameters {@code keys} (candidates that {@link #purgeExpired()} read), {@code batchSize}:
+	 * locks up to a batch of them that are still expired, skipping those a claim or another purger
+	 * holds, with their status, to archive and delete by key in the same transaction. The locks
+	 * are taken by key, so that they fall on those records only: a range scan would also lock the
+	 * first record past its range (InnoDB does, even at {@code READ COMMITTED}), and hold up the
+	 * completion of a live record until the batch commits.
 	 */
-	String archiveByKey() {
+	String lockExpired() {
+		return lock(expiredForPurge());
+	}
+
+	/**
+	 * Parameters {@code keys} (candidates that {@link #purgeStuck()} read),
+	 * {@code stuckAfterMillis}, {@code batchSize}: as {@link #lockExpired()}, for records still
+	 * stuck.
+	 */
+	String lockStuck() {
+		return lock(stuckForPurge());
+	}
+
+	private String candidates(String condition) {
+		return """
+				SELECT tenant_id, operation, idempotency_key
+				FROM idempotency_record
+				WHERE %s
+				LIMIT :candidates
+				""".formatted(condition);
+	}
+
+	private String lock(String condition) {
+		return """
+				SELECT tenant_id, operation, idempotency_key, status
+				FROM %s
+				WHERE (tenant_id, operation, idempotency_key) IN (:keys) AND %s
+				LIMIT :batchSize
+				FOR UPDATE SKIP LOCKED
+				""".formatted(byPrimaryKey("idempotency_record"), condition);
+	}
+
+	/**
+	 * Return a table as a statement names it to reach its rows by their primary key only, where
+	 * the database could otherwise choose another index.
+	 * @param table the table
+	 * @return the table reference, the table's name unless the database has a hint
+	 */
+	String byPrimaryKey(String table) {
+		return table;
+	}
+
+	/**
+	 * Parameter {@code keys}, a list of {@code (tenant, operation, key)} triples: copies those
+	 * records into the archive table, except those a transient failure released. It reads them as
+	 * committed, without locking them (the purge has).
+	 */
+	String archiveByKeys() {
 		return """
 				INSERT INTO idempotency_record_archive (tenant_id, operation, idempotency_key, status,
 				  request_fingerprint, fencing_token, created_at, completed_at, expires_at, response_status,
@@ -295,14 +386,28 @@ public abstract class IdempotencyStatements {
 				SELECT tenant_id, operation, idempotency_key, status, request_fingerprint, fencing_token, created_at,
 				  completed_at, expires_at, response_status, response_headers, response_body, %s
 				FROM idempotency_record
-				WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
-				  AND status <> 'RELEASED'
+				WHERE (tenant_id, operation, idempotency_key) IN (:keys) AND status <> 'RELEASED'
+				""".formatted(now());
+	}
+
+	/**
+	 * Parameter {@code keys}, as {@link #archiveByKeys()}: copies the references of those keys
+	 * into their archive table.
+	 */
+	String archiveReferencesByKeys() {
+		return """
+				INSERT INTO idempotency_reference_archive (tenant_id, operation, idempotency_key, reference_name,
+				  reference_value, created_at, archived_at)
+				SELECT tenant_id, operation, idempotency_key, reference_name, reference_value, created_at, %s
+				FROM idempotency_reference
+				WHERE (tenant_id, operation, idempotency_key) IN (:keys)
 				""".formatted(now());
 	}
 
 	/**
 	 * Parameters {@code tenant}, {@code operation}, {@code key}: deletes one record whatever its
-	 * state.
+	 * state. By key, one record at a time, so that it locks nothing else: InnoDB may delete a list
+	 * of keys by scanning the whole table, and wait there for the records another purger holds.
 	 */
 	String deleteByKey() {
 		return """
@@ -399,6 +504,14 @@ public abstract class IdempotencyStatements {
 				  INSERT (tenant_id, scope, highest_sequence, updated_at, expires_at)
 				  VALUES (v.tenant_id, v.scope, v.highest_sequence, %1$s, %2$s)
 				""".formatted(now, plusMillis(now, ":ttlMillis"));
+	}
+
+	/**
+	 * Whether {@link #advanceSequence()} answers with the scope's highest number after it, one row
+	 * with one column; otherwise it answers the number of rows it updated.
+	 */
+	boolean advanceSequenceReturnsHighest() {
+		return false;
 	}
 
 	/**
@@ -530,10 +643,12 @@ public abstract class IdempotencyStatements {
 	 */
 	String deleteOrphanReferences() {
 		return """
-				DELETE FROM idempotency_reference r
-				WHERE r.expires_at <= %s
-				  AND NOT EXISTS (SELECT 1 FROM idempotency_record rec WHERE rec.tenant_id = r.tenant_id
-				    AND rec.operation = r.operation AND rec.idempotency_key = r.idempotency_key)
+				DELETE FROM idempotency_reference
+				WHERE expires_at <= %s
+				  AND NOT EXISTS (SELECT 1 FROM idempotency_record rec
+				    WHERE rec.tenant_id = idempotency_reference.tenant_id
+				      AND rec.operation = idempotency_reference.operation
+				      AND rec.idempotency_key = idempotency_reference.idempotency_key)
 				""".formatted(statementTime());
 	}
 

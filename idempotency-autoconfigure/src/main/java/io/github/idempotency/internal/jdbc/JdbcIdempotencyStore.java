@@ -4,9 +4,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -40,13 +37,19 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 	private final JdbcClient jdbc;
 
+	private final IdempotencyStatements statements;
+
 	private final boolean claimReturnsExisting;
+
+	private final boolean advanceSequenceReturnsHighest;
 
 	private final Statements sql;
 
 	public JdbcIdempotencyStore(JdbcClient jdbc, IdempotencyStatements statements) {
 		this.jdbc = jdbc;
+		this.statements = statements;
 		this.claimReturnsExisting = statements.claimReturnsExisting();
+		this.advanceSequenceReturnsHighest = statements.advanceSequenceReturnsHighest();
 		this.sql = new Statements(statements);
 	}
 
@@ -97,7 +100,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		IdempotencyKey key = request.key();
 		StatementSpec claim = claimParams(this.jdbc.sql(this.sql.claim()), request, token);
 		if (this.claimReturnsExisting) {
-			return first(claim.query((rs, n) -> Row.of(rs, key)).list());
+			return first(claim.query((rs, n) -> Row.of(rs, key, this.statements)).list());
 		}
 		try {
 			claim.update();
@@ -169,9 +172,9 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		keyParams(this.jdbc.sql(this.sql.archiveRecord()), record.key()).param("status", record.status().name())
 			.param("fingerprint", record.fingerprint())
 			.param("token", record.token())
-			.param("createdAt", offsetDateTime(record.createdAt()), Types.TIMESTAMP_WITH_TIMEZONE)
-			.param("completedAt", offsetDateTime(record.completedAt()), Types.TIMESTAMP_WITH_TIMEZONE)
-			.param("expiresAt", offsetDateTime(record.expiresAt()), Types.TIMESTAMP_WITH_TIMEZONE)
+			.param("createdAt", this.statements.timestamp(record.createdAt()))
+			.param("completedAt", this.statements.timestamp(record.completedAt()))
+			.param("expiresAt", this.statements.timestamp(record.expiresAt()))
 			.param("responseStatus", (response != null) ? response.status() : null, Types.INTEGER)
 			.param("responseHeaders", (response != null) ? StoredHeaders.encode(response.headers()) : null,
 					Types.VARCHAR)
@@ -225,22 +228,21 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	 * {@inheritDoc}
 	 * <p>
 	 * The conditional write decides; only when it refused is the scope read, for the number that
-	 * beat this one.
+	 * beat this one, where the write does not answer with it.
 	 */
 	@Override
 	public SequenceAdvance advanceSequence(String tenant, String scope, long sequence, Duration ttl) {
 		if (sequence < 0) {
 			throw new IllegalArgumentException("A sequence number must not be negative, but was " + sequence);
 		}
+		if (this.advanceSequenceReturnsHighest) {
+			long highest = sequenceParams(tenant, scope, sequence, ttl).query(Long.class).single();
+			return new SequenceAdvance(highest == sequence, highest);
+		}
 		for (int round = 0; round < MAX_CLAIM_ATTEMPTS; round++) {
 			int advanced;
 			try {
-				advanced = this.jdbc.sql(this.sql.advanceSequence())
-					.param("tenant", tenant)
-					.param("scope", scope)
-					.param("sequence", sequence)
-					.param("ttlMillis", ttl.toMillis())
-					.update();
+				advanced = sequenceParams(tenant, scope, sequence, ttl).update();
 			}
 			catch (DuplicateKeyException ex) {
 				// A concurrent first advance of the scope inserted it: compare with it now.
@@ -260,6 +262,14 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		}
 		throw new IllegalStateException("Could not advance the sequence of a scope after " + MAX_CLAIM_ATTEMPTS
 				+ " attempts; it is changing continuously");
+	}
+
+	private StatementSpec sequenceParams(String tenant, String scope, long sequence, Duration ttl) {
+		return this.jdbc.sql(this.sql.advanceSequence())
+			.param("tenant", tenant)
+			.param("scope", scope)
+			.param("sequence", sequence)
+			.param("ttlMillis", ttl.toMillis());
 	}
 
 	@Override
@@ -313,7 +323,8 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 	}
 
 	private @Nullable Row select(IdempotencyKey key) {
-		return first(keyParams(this.jdbc.sql(this.sql.select()), key).query((rs, n) -> Row.of(rs, key)).list());
+		return first(keyParams(this.jdbc.sql(this.sql.select()), key).query((rs, n) -> Row.of(rs, key, this.statements))
+			.list());
 	}
 
 	private static @Nullable Row first(List<Row> rows) {
@@ -331,10 +342,6 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 		return statement.param("tenant", key.tenant()).param("operation", key.operation()).param("key", key.key());
 	}
 
-	private static @Nullable OffsetDateTime offsetDateTime(@Nullable Instant instant) {
-		return (instant != null) ? OffsetDateTime.ofInstant(instant, ZoneOffset.UTC) : null;
-	}
-
 	/**
 	 * One row of the claim or select statements.
 	 */
@@ -343,7 +350,7 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 
 		static final Row CLAIMED = new Row(true, null, false, false, 0);
 
-		static Row of(ResultSet rs, IdempotencyKey key) throws SQLException {
+		static Row of(ResultSet rs, IdempotencyKey key, IdempotencyStatements time) throws SQLException {
 			if (rs.getBoolean("claimed")) {
 				return CLAIMED;
 			}
@@ -355,16 +362,11 @@ public class JdbcIdempotencyStore implements IdempotencyStore {
 						StoredHeaders.decode(rs.getString("response_headers")), (body != null) ? body : new byte[0]);
 			}
 			IdempotencyRecord record = new IdempotencyRecord(key, status, rs.getString("request_fingerprint"),
-					rs.getObject("fencing_token", UUID.class), instant(rs, "locked_until"), instant(rs, "created_at"),
-					instant(rs, "completed_at"), instant(rs, "expires_at"), response, rs.getInt("attempts"),
-					rs.getString("last_failure"), instant(rs, "last_failure_at"));
+					rs.getObject("fencing_token", UUID.class), time.instant(rs, "locked_until"),
+					time.instant(rs, "created_at"), time.instant(rs, "completed_at"), time.instant(rs, "expires_at"),
+					response, rs.getInt("attempts"), rs.getString("last_failure"), time.instant(rs, "last_failure_at"));
 			return new Row(false, record, rs.getBoolean("expired"), rs.getBoolean("lease_expired"),
 					rs.getLong("lease_remaining_ms"));
-		}
-
-		private static Instant instant(ResultSet rs, String column) throws SQLException {
-			OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
-			return (value != null) ? value.toInstant() : null;
 		}
 
 	}

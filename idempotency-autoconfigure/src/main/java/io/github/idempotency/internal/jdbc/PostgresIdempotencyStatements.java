@@ -121,7 +121,7 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 	 */
 	@Override
 	String purgeExpired() {
-		return purgeBatch("status <> 'IN_PROGRESS' AND expires_at <= " + statementTime());
+		return purgeBatch(expiredForPurge());
 	}
 
 	/**
@@ -129,8 +129,7 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 	 */
 	@Override
 	String purgeStuck() {
-		return purgeBatch("status = 'IN_PROGRESS' AND locked_until <= "
-				+ plusMillis(statementTime(), "-:stuckAfterMillis"));
+		return purgeBatch(stuckForPurge());
 	}
 
 	private String purgeBatch(String condition) {
