@@ -12,8 +12,8 @@
 # records in a Redis server of the run's own, LEASED) runs when asked for, and --mode takes a
 # list ("leased atomic redis"). Prints one summary line per mode and exits non-zero if any checker
 # found a violation. Histories and logs are kept in bench-results/chaos-<timestamp>/. Needs root
-# (network namespaces, iptables); installs what it needs from Debian's packages. See README.md,
-# "Chaos soak".
+# (network namespaces, iptables); installs what it needs from Debian's packages. See
+# docs/chaos-soak.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD

@@ -17,13 +17,13 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The library's architecture: a short public API, everything else internal, no package cycles,
- * and a core that knows neither the web layer nor a particular store.
+ * The library's architecture: a short public API, a package per technology with few public types,
+ * no package cycles, and an engine that knows neither an entry point nor a particular store.
  */
 class ArchitectureTests {
 
 	/**
-	 * Every public type a user may bind to; the README's "API" section names each one.
+	 * Every public type a user may bind to; docs/api.md names each one.
 	 */
 	static final Set<String> PUBLIC_API = Set.of(
 			// what an application annotates and reads while an operation runs
@@ -47,14 +47,59 @@ class ArchitectureTests {
 			"io.github.idempotency.store.IdempotencyStore", "io.github.idempotency.store.ClaimRequest",
 			"io.github.idempotency.store.ClaimResult", "io.github.idempotency.store.IdempotencyRecord",
 			"io.github.idempotency.store.RecordStatus", "io.github.idempotency.store.StoredResponse",
-			// configuration
-			"io.github.idempotency.autoconfigure.IdempotencyProperties",
-			"io.github.idempotency.autoconfigure.IdempotencyAutoConfiguration",
-			"io.github.idempotency.autoconfigure.IdempotencyJdbcAutoConfiguration",
-			"io.github.idempotency.autoconfigure.IdempotencyRedisAutoConfiguration",
-			"io.github.idempotency.autoconfigure.IdempotencyWebMvcAutoConfiguration",
-			"io.github.idempotency.autoconfigure.IdempotencyMetricsAutoConfiguration",
-			"io.github.idempotency.autoconfigure.IdempotencyActuatorAutoConfiguration");
+			"io.github.idempotency.store.IdempotencyRecordAdministration",
+			"io.github.idempotency.store.RecordCounts", "io.github.idempotency.store.RecordMetadata",
+			"io.github.idempotency.store.ReferencedKey", "io.github.idempotency.store.ReleaseOutcome",
+			"io.github.idempotency.store.RepeatedFailure", "io.github.idempotency.store.FailureTypes",
+			"io.github.idempotency.store.TransactionalIdempotencyStore",
+			"io.github.idempotency.store.SequencingIdempotencyStore",
+			"io.github.idempotency.store.ReferencingIdempotencyStore",
+			// the problems of the HTTP contract, each an exception an application may catch
+			"io.github.idempotency.IdempotencyLeaseLostException", "io.github.idempotency.IdempotencyRateLimitedException",
+			"io.github.idempotency.IdempotencyStaleSequenceException",
+			"io.github.idempotency.InvalidIdempotencyKeyException", "io.github.idempotency.InvalidSequenceException",
+			"io.github.idempotency.MalformedRequestBodyException",
+			"io.github.idempotency.MissingIdempotencyKeyException",
+			"io.github.idempotency.RequestBodyTooLargeException",
+			// keys: validation, derivation and the hash that is safe to log; the default fingerprint
+			"io.github.idempotency.IdempotencyKeys", "io.github.idempotency.KeyHashes",
+			"io.github.idempotency.fingerprint.Sha256RequestFingerprinter",
+			"io.github.idempotency.fingerprint.CanonicalJson");
+
+	/**
+	 * The public types of the library's jars besides the API: each technology's
+	 * auto-configuration and properties, the engine's seam for entry points, and the stores.
+	 */
+	static final Set<String> LIBRARY_PUBLIC_TYPES = Set.of(
+			// auto-configuration and properties, one package per technology
+			"io.github.idempotency.engine.IdempotencyAutoConfiguration",
+			"io.github.idempotency.engine.IdempotencyProperties",
+			"io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration",
+			"io.github.idempotency.jdbc.IdempotencyJdbcProperties", "io.github.idempotency.jdbc.IdempotencyPurgeProperties",
+			"io.github.idempotency.redis.IdempotencyRedisProperties",
+			"io.github.idempotency.web.servlet.IdempotencyWebProperties",
+			"io.github.idempotency.redis.IdempotencyRedisAutoConfiguration",
+			"io.github.idempotency.web.servlet.IdempotencyWebMvcAutoConfiguration",
+			"io.github.idempotency.web.servlet.IdempotencyServletTenantAutoConfiguration",
+			"io.github.idempotency.actuate.IdempotencyMetricsAutoConfiguration",
+			"io.github.idempotency.actuate.IdempotencyActuatorAutoConfiguration",
+			// the engine's seam: what an entry point (Spring MVC today) implements and calls
+			"io.github.idempotency.engine.IdempotentInvocation", "io.github.idempotency.engine.CallAdapter",
+			"io.github.idempotency.engine.IdempotentCall", "io.github.idempotency.engine.Answer",
+			"io.github.idempotency.engine.IdempotentInvocationHandler",
+			"io.github.idempotency.engine.IdempotentAttributeSource",
+			"io.github.idempotency.engine.IdempotentAttributes", "io.github.idempotency.engine.KeyExpressionEvaluator",
+			"io.github.idempotency.engine.OperationPolicy", "io.github.idempotency.engine.SequenceNumber",
+			"io.github.idempotency.engine.IdempotentOperationNames",
+			// documented extension point: operation settings from elsewhere than properties
+			"io.github.idempotency.engine.OperationPolicies",
+			// the stores, which an application may build itself, and the purge it may run
+			"io.github.idempotency.jdbc.JdbcIdempotencyStore", "io.github.idempotency.jdbc.IdempotencyPurger",
+			"io.github.idempotency.redis.RedisIdempotencyStore");
+
+	private static final String[] LIBRARY_PACKAGES = { "io.github.idempotency.engine..",
+			"io.github.idempotency.web..", "io.github.idempotency.jdbc..", "io.github.idempotency.redis..",
+			"io.github.idempotency.actuate.." };
 
 	static final JavaClasses LIBRARY = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -62,16 +107,31 @@ class ArchitectureTests {
 		.importPackages("io.github.idempotency");
 
 	@Test
-	void publicTypesOutsideInternalPackagesAreExactlyTheListedApi() {
+	void theApiIsExactlyTheListedTypes() {
+		assertThat(publicTypes(true)).containsExactlyInAnyOrderElementsOf(PUBLIC_API);
+	}
+
+	@Test
+	void theLibraryJarsHaveAtMostThirtyPublicTypesAllListed() {
+		assertThat(publicTypes(false)).containsExactlyInAnyOrderElementsOf(LIBRARY_PUBLIC_TYPES);
+		assertThat(LIBRARY_PUBLIC_TYPES).hasSizeLessThanOrEqualTo(30);
+	}
+
+	private static Set<String> publicTypes(boolean api) {
 		Set<String> publicTypes = new TreeSet<>();
 		for (JavaClass type : LIBRARY) {
-			if (type.isTopLevelClass() && type.getModifiers().contains(JavaModifier.PUBLIC)
-					&& !type.getPackageName().contains(".internal") && isLibrary(type)) {
+			if (type.isTopLevelClass() && type.getModifiers().contains(JavaModifier.PUBLIC) && isLibrary(type)
+					&& isApi(type) == api) {
 				publicTypes.add(type.getName());
 			}
 		}
-		assertThat(publicTypes).containsExactlyInAnyOrderElementsOf(PUBLIC_API);
-		assertThat(PUBLIC_API).hasSizeLessThanOrEqualTo(32);
+		return publicTypes;
+	}
+
+	private static boolean isApi(JavaClass type) {
+		return Set.of("io.github.idempotency", "io.github.idempotency.annotation", "io.github.idempotency.store",
+				"io.github.idempotency.fingerprint")
+			.contains(type.getPackageName());
 	}
 
 	@Test
@@ -83,29 +143,29 @@ class ArchitectureTests {
 	void publicApiDependsOnNothingInternal() {
 		noClasses().that()
 			.resideInAnyPackage("io.github.idempotency", "io.github.idempotency.annotation",
-					"io.github.idempotency.store")
+					"io.github.idempotency.store", "io.github.idempotency.fingerprint")
 			.should()
 			.dependOnClassesThat()
-			.resideInAnyPackage("io.github.idempotency.internal..", "io.github.idempotency.autoconfigure..")
+			.resideInAnyPackage(LIBRARY_PACKAGES)
 			.check(LIBRARY);
 	}
 
 	@Test
-	void engineKnowsNeitherTheWebLayerNorBeanMethodsNorAParticularStore() {
+	void theEngineKnowsNoEntryPointNoParticularStoreAndNoOperationsSurface() {
 		noClasses().that()
-			.resideInAPackage("io.github.idempotency.internal.engine..")
+			.resideInAPackage("io.github.idempotency.engine..")
 			.should()
 			.dependOnClassesThat()
-			.resideInAnyPackage("io.github.idempotency.internal.web..", "io.github.idempotency.internal.method..",
-					"io.github.idempotency.internal.jdbc..", "io.github.idempotency.internal.redis..",
-					"jakarta.servlet..", "org.springframework.web.servlet..")
+			.resideInAnyPackage("io.github.idempotency.web..", "io.github.idempotency.jdbc..",
+					"io.github.idempotency.redis..", "io.github.idempotency.actuate..", "jakarta.servlet..",
+					"org.springframework.web.servlet..")
 			.check(LIBRARY);
 	}
 
 	@Test
 	void storesNeverReadTheTransactionStateOfTheirCaller() {
 		noClasses().that()
-			.resideInAnyPackage("io.github.idempotency.internal.jdbc..", "io.github.idempotency.internal.redis..")
+			.resideInAnyPackage("io.github.idempotency.jdbc..", "io.github.idempotency.redis..")
 			.should()
 			.dependOnClassesThat()
 			.haveFullyQualifiedName("org.springframework.transaction.support.TransactionSynchronizationManager")
@@ -116,15 +176,15 @@ class ArchitectureTests {
 	@Test
 	void onlyTheSettlementsDecideOnTheCallersTransaction() {
 		noClasses().that()
-			.doNotImplement("io.github.idempotency.internal.engine.Settlement")
+			.doNotImplement("io.github.idempotency.engine.Settlement")
 			.and()
-			.doNotHaveFullyQualifiedName("io.github.idempotency.internal.engine.Settlement")
+			.doNotHaveFullyQualifiedName("io.github.idempotency.engine.Settlement")
 			.and()
-			.doNotHaveFullyQualifiedName("io.github.idempotency.internal.engine.IdempotencyTransactions")
+			.doNotHaveFullyQualifiedName("io.github.idempotency.engine.IdempotencyTransactions")
 			.should()
-			.callMethod("io.github.idempotency.internal.engine.IdempotencyTransactions", "callerTransactionActive")
+			.callMethod("io.github.idempotency.engine.IdempotencyTransactions", "callerTransactionActive")
 			.orShould()
-			.callMethod("io.github.idempotency.internal.engine.IdempotencyTransactions",
+			.callMethod("io.github.idempotency.engine.IdempotencyTransactions",
 					"storeJoinsCallerTransaction")
 			.orShould()
 			.callMethod("org.springframework.transaction.TransactionStatus", "isNewTransaction")
@@ -134,12 +194,32 @@ class ArchitectureTests {
 	@Test
 	void requestPathReachesTheStoreOnlyThroughItsInterface() {
 		noClasses().that()
-			.resideInAnyPackage("io.github.idempotency.internal.web..", "io.github.idempotency.internal.method..",
-					"io.github.idempotency.internal.engine..")
+			.resideInAnyPackage("io.github.idempotency.web..", "io.github.idempotency.engine..")
 			.should()
 			.dependOnClassesThat()
-			.resideInAnyPackage("io.github.idempotency.internal.jdbc..", "io.github.idempotency.internal.redis..",
+			.resideInAnyPackage("io.github.idempotency.jdbc..", "io.github.idempotency.redis..",
 					"org.springframework.jdbc.core..", "org.springframework.data.redis..")
+			.check(LIBRARY);
+	}
+
+	@Test
+	void entryPointsDependOnTheEngineAndNotOnEachOtherOrOnAStore() {
+		noClasses().that()
+			.resideInAPackage("io.github.idempotency.web..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.github.idempotency.jdbc..", "io.github.idempotency.redis..",
+					"io.github.idempotency.actuate..")
+			.check(LIBRARY);
+	}
+
+	@Test
+	void storesKnowNoEntryPoint() {
+		noClasses().that()
+			.resideInAnyPackage("io.github.idempotency.jdbc..", "io.github.idempotency.redis..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.github.idempotency.web..", "io.github.idempotency.actuate..")
 			.check(LIBRARY);
 	}
 

@@ -13,7 +13,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
-import io.github.idempotency.internal.jdbc.DatabasePlatform;
 import io.github.idempotency.test.StarterColumns;
 import io.github.idempotency.test.StarterMigrations;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
@@ -53,18 +52,18 @@ class StartupOrderTests {
 	@Test
 	void onH2TheApplicationsFlywayMigrationsInTheDefaultLocationRunFirstAndDdlAutoValidatePasses() {
 		String url = "jdbc:h2:mem:appflyway_" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1";
-		startsAfterTheApplicationsFlywayMigrations(DatabasePlatform.H2, "spring.datasource.url=" + url);
+		startsAfterTheApplicationsFlywayMigrations("h2", "spring.datasource.url=" + url);
 	}
 
 	@Test
 	void onPostgresqlTheApplicationsFlywayMigrationsInTheDefaultLocationRunFirstAndDdlAutoValidatePasses() {
 		PostgresTestDatabase database = PostgresTestDatabase.create("appflyway");
-		startsAfterTheApplicationsFlywayMigrations(DatabasePlatform.POSTGRESQL,
+		startsAfterTheApplicationsFlywayMigrations("postgresql",
 				"spring.datasource.url=" + database.url(), "spring.datasource.username=" + database.username(),
 				"spring.datasource.password=" + database.password());
 	}
 
-	private void startsAfterTheApplicationsFlywayMigrations(DatabasePlatform platform, String... database) {
+	private void startsAfterTheApplicationsFlywayMigrations(String platform, String... database) {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(JpaApplication.class)
 			.properties("server.port=0", "spring.jpa.hibernate.ddl-auto=validate")
 			.properties(database)

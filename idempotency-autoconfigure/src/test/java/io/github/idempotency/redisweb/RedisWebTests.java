@@ -23,11 +23,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.github.idempotency.IdempotencyKey;
-import io.github.idempotency.internal.engine.KeyHashes;
-import io.github.idempotency.internal.redis.RedisIdempotencyStore;
+import io.github.idempotency.KeyHashes;
+import io.github.idempotency.redis.RedisIdempotencyStore;
 import io.github.idempotency.redisweb.RedisWebApplication.Gate;
 import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.store.ReferencingIdempotencyStore;
 import io.github.idempotency.store.RecordStatus;
 import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.testsupport.RedisTestServer;
@@ -223,7 +224,7 @@ class RedisWebTests {
 		HttpResponse<byte[]> charged = http().post("/charges").key(value).json(body(value)).send();
 		assertThat(charged.statusCode()).isEqualTo(201);
 		String transaction = json.readTree(Http.text(charged)).path("transaction").asString();
-		assertThat(this.store.references(new IdempotencyKey("default", "charges", value)))
+		assertThat(((ReferencingIdempotencyStore) this.store).references(new IdempotencyKey("default", "charges", value)))
 			.containsExactly(entry("gateway_transaction", List.of(transaction)));
 		HttpResponse<byte[]> search = http()
 			.get("/actuator/idempotency?reference=gateway_transaction&value=" + transaction)

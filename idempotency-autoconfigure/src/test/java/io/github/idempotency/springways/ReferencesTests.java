@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.github.idempotency.internal.engine.KeyHashes;
+import io.github.idempotency.KeyHashes;
 import io.github.idempotency.testsupport.Http;
 
 import static org.assertj.core.api.Assertions.assertThat;

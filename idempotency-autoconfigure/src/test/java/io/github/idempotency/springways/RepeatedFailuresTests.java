@@ -14,7 +14,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.github.idempotency.internal.engine.KeyHashes;
+import io.github.idempotency.KeyHashes;
 import io.github.idempotency.testsupport.Http;
 
 import static org.assertj.core.api.Assertions.assertThat;

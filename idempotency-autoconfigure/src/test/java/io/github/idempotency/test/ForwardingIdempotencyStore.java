@@ -10,6 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.store.ClaimRequest;
+import io.github.idempotency.store.SequencingIdempotencyStore;
+import io.github.idempotency.store.ReferencingIdempotencyStore;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
@@ -18,7 +20,7 @@ import io.github.idempotency.store.StoredResponse;
 /**
  * A real store passed every call, for tests that watch or hold some of them back.
  */
-public abstract class ForwardingIdempotencyStore implements IdempotencyStore {
+public abstract class ForwardingIdempotencyStore implements SequencingIdempotencyStore, ReferencingIdempotencyStore {
 
 	protected final IdempotencyStore delegate;
 
@@ -57,33 +59,23 @@ public abstract class ForwardingIdempotencyStore implements IdempotencyStore {
 	}
 
 	@Override
-	public boolean supportsSequences() {
-		return this.delegate.supportsSequences();
-	}
-
-	@Override
 	public SequenceAdvance advanceSequence(String tenant, String scope, long sequence, Duration ttl) {
-		return this.delegate.advanceSequence(tenant, scope, sequence, ttl);
-	}
-
-	@Override
-	public boolean supportsReferences() {
-		return this.delegate.supportsReferences();
+		return ((SequencingIdempotencyStore) this.delegate).advanceSequence(tenant, scope, sequence, ttl);
 	}
 
 	@Override
 	public void addReference(IdempotencyKey key, String name, String value, Duration ttl) {
-		this.delegate.addReference(key, name, value, ttl);
+		((ReferencingIdempotencyStore) this.delegate).addReference(key, name, value, ttl);
 	}
 
 	@Override
 	public Map<String, List<String>> references(IdempotencyKey key) {
-		return this.delegate.references(key);
+		return ((ReferencingIdempotencyStore) this.delegate).references(key);
 	}
 
 	@Override
 	public List<IdempotencyKey> findByReference(String name, String value, int limit) {
-		return this.delegate.findByReference(name, value, limit);
+		return ((ReferencingIdempotencyStore) this.delegate).findByReference(name, value, limit);
 	}
 
 }

@@ -1,13 +1,12 @@
 package io.github.idempotency.test;
 
+import io.github.idempotency.jdbc.JdbcTestSupport;
 import java.util.List;
 
 import javax.sql.DataSource;
 
-import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import io.github.idempotency.internal.jdbc.IdempotencySchemaInitializer;
 
 /**
  * The columns of the starter's tables as the database describes them, to compare a database an
@@ -45,8 +44,7 @@ public final class StarterColumns {
 	 * @return the columns, in table and column order
 	 */
 	public static List<String> asMigrated(DataSource empty) {
-		new IdempotencySchemaInitializer(empty, DatabaseInitializationMode.ALWAYS, "idempotency_schema_history")
-			.afterPropertiesSet();
+		JdbcTestSupport.createSchema(empty, "idempotency_schema_history");
 		return of(empty);
 	}
 

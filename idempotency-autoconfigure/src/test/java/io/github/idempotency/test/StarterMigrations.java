@@ -11,7 +11,6 @@ import java.util.stream.Stream;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
-import io.github.idempotency.internal.jdbc.DatabasePlatform;
 
 /**
  * The versioned migrations that the starter ships for a database, read from the classpath, so
@@ -26,13 +25,13 @@ public final class StarterMigrations {
 
 	/**
 	 * Return the versions of the starter's migrations for a database, in order.
-	 * @param platform the database
+	 * @param platform the database's folder of migrations, such as {@code postgresql}
 	 * @return the versions, such as {@code 1} and {@code 2}
 	 */
-	public static List<String> versions(DatabasePlatform platform) {
+	public static List<String> versions(String platform) {
 		try {
 			Resource[] resources = new PathMatchingResourcePatternResolver()
-				.getResources("classpath*:db/idempotency/" + platform.id() + "/V*__*.sql");
+				.getResources("classpath*:db/idempotency/" + platform + "/V*__*.sql");
 			return Stream.of(resources)
 				.map(Resource::getFilename)
 				.map(VERSIONED::matcher)

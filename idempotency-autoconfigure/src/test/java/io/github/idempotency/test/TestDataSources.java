@@ -1,18 +1,15 @@
 package io.github.idempotency.test;
 
+import io.github.idempotency.jdbc.JdbcTestSupport;
 import java.util.UUID;
 
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
-import io.github.idempotency.internal.jdbc.IdempotencySchemaInitializer;
-import io.github.idempotency.internal.jdbc.IdempotencyStatements;
-import io.github.idempotency.internal.jdbc.JdbcIdempotencyStore;
-import io.github.idempotency.internal.jdbc.StatementCachingJdbcTemplate;
+import io.github.idempotency.jdbc.JdbcIdempotencyStore;
 import io.github.idempotency.testsupport.MariaDbTestDatabase;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
@@ -88,8 +85,7 @@ public final class TestDataSources {
 	 * @param dataSource the data source
 	 */
 	public static void migrate(DataSource dataSource) {
-		new IdempotencySchemaInitializer(dataSource, DatabaseInitializationMode.ALWAYS, HISTORY_TABLE)
-			.afterPropertiesSet();
+		JdbcTestSupport.createSchema(dataSource, HISTORY_TABLE);
 	}
 
 	/**
@@ -98,7 +94,7 @@ public final class TestDataSources {
 	 * @return the store
 	 */
 	public static JdbcIdempotencyStore store(DataSource dataSource) {
-		return new JdbcIdempotencyStore(StatementCachingJdbcTemplate.client(dataSource), IdempotencyStatements.of(dataSource));
+		return new JdbcIdempotencyStore(dataSource);
 	}
 
 }

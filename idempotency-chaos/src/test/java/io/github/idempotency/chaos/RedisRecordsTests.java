@@ -16,7 +16,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.chaos.DatabaseState.IdempotencyRecord;
 import io.github.idempotency.chaos.HistoryChecker.Category;
-import io.github.idempotency.internal.redis.RedisIdempotencyStore;
+import io.github.idempotency.redis.RedisIdempotencyStore;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.StoredResponse;

@@ -1,8 +1,6 @@
 package io.github.idempotency.store;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -78,91 +76,5 @@ public interface IdempotencyStore {
 	 * @return the record, if any
 	 */
 	Optional<IdempotencyRecord> find(IdempotencyKey key);
-
-	/**
-	 * Return whether this store keeps the sequence numbers of
-	 * {@link io.github.idempotency.annotation.IdempotentSequence @IdempotentSequence} operations
-	 * with {@link #advanceSequence}.
-	 * @return {@code false} unless overridden
-	 */
-	default boolean supportsSequences() {
-		return false;
-	}
-
-	/**
-	 * Advance the highest processed sequence number of a scope in one atomic conditional write,
-	 * never a read then a write, deciding time with the store's clock: to {@code sequence} if it
-	 * is at least the scope's highest number, or the scope is unknown or expired; otherwise
-	 * nothing changes. An accepted number keeps the scope until {@code ttl} from now. Inside a
-	 * transaction of the store's own database the write takes part in it.
-	 * @param tenant the tenant the scope belongs to
-	 * @param scope the scope
-	 * @param sequence the sequence number, zero or more
-	 * @param ttl how long the scope is kept after an accepted number
-	 * @return whether the number was accepted, and the scope's highest number
-	 * @throws UnsupportedOperationException if the store does not keep sequence numbers, which is
-	 * the default
-	 */
-	default SequenceAdvance advanceSequence(String tenant, String scope, long sequence, Duration ttl) {
-		throw new UnsupportedOperationException(getClass().getName() + " does not keep sequence numbers");
-	}
-
-	/**
-	 * Return whether this store keeps the references business code attaches to keys with
-	 * {@link io.github.idempotency.IdempotencyContext#reference}.
-	 * @return {@code false} unless overridden
-	 */
-	default boolean supportsReferences() {
-		return false;
-	}
-
-	/**
-	 * Attach a reference to a claimed key at once; attaching the same name and value again
-	 * changes nothing. The reference is kept while the key's record lives (released and completed
-	 * too) and goes with it: a claim that replaces an expired record forgets the references of the
-	 * record it replaces. A store may keep a reference whose record is gone for {@code ttl} from
-	 * now, such as one that an ATOMIC rollback left without a record.
-	 * @param key the key
-	 * @param name the kind of reference, 1 to 64 characters {@code [a-z0-9_.-]}
-	 * @param value the reference, 1 to 255 characters
-	 * @param ttl how long the reference is kept at least, from now
-	 * @throws UnsupportedOperationException if the store keeps no references, which is the
-	 * default
-	 */
-	default void addReference(IdempotencyKey key, String name, String value, Duration ttl) {
-		throw new UnsupportedOperationException(getClass().getName() + " keeps no references");
-	}
-
-	/**
-	 * Return the references attached to a key.
-	 * @param key the key
-	 * @return the values of each name, names and values in their natural order; empty if none
-	 */
-	default Map<String, List<String>> references(IdempotencyKey key) {
-		return Map.of();
-	}
-
-	/**
-	 * Return the keys a reference is attached to, oldest attachment first.
-	 * @param name the kind of reference
-	 * @param value the reference
-	 * @param limit how many keys to return at most
-	 * @return the keys
-	 * @throws UnsupportedOperationException if the store keeps no references, which is the
-	 * default
-	 */
-	default List<IdempotencyKey> findByReference(String name, String value, int limit) {
-		throw new UnsupportedOperationException(getClass().getName() + " keeps no references");
-	}
-
-	/**
-	 * The answer of {@link #advanceSequence}.
-	 *
-	 * @param accepted whether the number was at least the scope's highest, which it now is
-	 * @param highest the scope's highest processed number: the number given when it was accepted,
-	 * a higher one when it was refused
-	 */
-	record SequenceAdvance(boolean accepted, long highest) {
-	}
 
 }

@@ -8,7 +8,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
-import io.github.idempotency.internal.jdbc.JdbcIdempotencyStore;
+import io.github.idempotency.jdbc.JdbcIdempotencyStore;
 import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.testsupport.Http;
 

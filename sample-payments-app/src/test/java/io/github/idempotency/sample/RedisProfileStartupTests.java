@@ -13,7 +13,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
-import io.github.idempotency.internal.redis.RedisIdempotencyStore;
+import io.github.idempotency.redis.RedisIdempotencyStore;
 import io.github.idempotency.sample.support.Carts;
 import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.testsupport.Http;

@@ -1,5 +1,6 @@
 package io.github.idempotency.adoption.clinic;
 
+import io.github.idempotency.jdbc.AdoptionJdbc;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -27,7 +28,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
@@ -40,9 +40,6 @@ import org.springframework.test.web.servlet.MvcResult;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.github.idempotency.internal.jdbc.DatabasePlatform;
-import io.github.idempotency.internal.jdbc.IdempotencyColumns;
-import io.github.idempotency.internal.jdbc.IdempotencySchemaInitializer;
 import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.testsupport.IdempotencyMockMvc;
 
@@ -342,10 +339,9 @@ abstract class ClinicContractTests {
 	@Test
 	void ddlAutoUpdateLeftTheStartersTablesAsItsMigrationsMadeThem() {
 		DataSource reference = emptyDatabase();
-		new IdempotencySchemaInitializer(reference, DatabaseInitializationMode.ALWAYS, "idempotency_schema_history")
-			.afterPropertiesSet();
+		AdoptionJdbc.createSchema(reference);
 
-		assertThat(IdempotencyColumns.shortfalls(this.jdbc, DatabasePlatform.of(this.dataSource))).isEmpty();
+		assertThat(AdoptionJdbc.columnShortfalls(this.jdbc, this.dataSource)).isEmpty();
 		assertThat(starterColumns(this.jdbc)).isNotEmpty()
 			.containsExactlyElementsOf(starterColumns(new JdbcTemplate(reference)));
 	}

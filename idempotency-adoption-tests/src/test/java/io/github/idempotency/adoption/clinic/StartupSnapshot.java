@@ -1,5 +1,6 @@
 package io.github.idempotency.adoption.clinic;
 
+import io.github.idempotency.jdbc.AdoptionJdbc;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -7,8 +8,6 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-import io.github.idempotency.internal.jdbc.DatabasePlatform;
-import io.github.idempotency.internal.jdbc.IdempotencyColumns;
 
 /**
  * What the database held once every singleton was created, before the web server started and so
@@ -34,10 +33,7 @@ class StartupSnapshot implements SmartInitializingSingleton {
 		JdbcTemplate jdbc = new JdbcTemplate(this.dataSource);
 		this.users = jdbc.queryForList("SELECT u.username || ':' || a.authority FROM users u "
 				+ "JOIN authorities a ON a.username = u.username ORDER BY u.username", String.class);
-		this.starterShortfalls = IdempotencyColumns.shortfalls(jdbc, DatabasePlatform.of(this.dataSource))
-			.stream()
-			.map(Object::toString)
-			.toList();
+		this.starterShortfalls = AdoptionJdbc.columnShortfalls(jdbc, this.dataSource);
 		this.starterMigrations = jdbc.queryForObject(
 				"SELECT count(*) FROM \"idempotency_schema_history\" WHERE \"success\" = TRUE", Long.class);
 	}

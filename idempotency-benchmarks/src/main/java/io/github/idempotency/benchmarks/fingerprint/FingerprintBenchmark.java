@@ -16,8 +16,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 import io.github.idempotency.FingerprintRequest;
-import io.github.idempotency.internal.fingerprint.CanonicalJson;
-import io.github.idempotency.internal.fingerprint.Sha256RequestFingerprinter;
+import io.github.idempotency.fingerprint.CanonicalJson;
+import io.github.idempotency.fingerprint.Sha256RequestFingerprinter;
 
 /**
  * Measures the request fingerprint of a realistic JSON body of about 1 KB and 100 KB: the full

@@ -1,15 +1,11 @@
 package io.github.idempotency.benchmarks.purge;
 
+import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.jdbc.BenchmarkJdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
-import io.github.idempotency.internal.jdbc.DatabasePlatform;
-import io.github.idempotency.internal.jdbc.IdempotencySchemaInitializer;
-import io.github.idempotency.internal.jdbc.IdempotencyStatements;
-import io.github.idempotency.internal.jdbc.JdbcIdempotencyStore;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 /**
@@ -33,9 +29,7 @@ final class BenchmarkDatabase implements AutoCloseable {
 		config.setMaximumPoolSize(connections);
 		config.setMinimumIdle(connections);
 		this.dataSource = new HikariDataSource(config);
-		new IdempotencySchemaInitializer(this.dataSource, DatabaseInitializationMode.ALWAYS,
-				"idempotency_schema_history")
-			.afterPropertiesSet();
+		BenchmarkJdbc.createSchema(this.dataSource);
 		this.jdbc = new JdbcTemplate(this.dataSource);
 	}
 
@@ -43,12 +37,8 @@ final class BenchmarkDatabase implements AutoCloseable {
 		return this.dataSource;
 	}
 
-	IdempotencyStatements statements() {
-		return IdempotencyStatements.of(DatabasePlatform.POSTGRESQL);
-	}
-
-	JdbcIdempotencyStore store() {
-		return new JdbcIdempotencyStore(JdbcClient.create(this.jdbc), statements());
+	IdempotencyStore store() {
+		return BenchmarkJdbc.store(this.jdbc);
 	}
 
 	String describe() {

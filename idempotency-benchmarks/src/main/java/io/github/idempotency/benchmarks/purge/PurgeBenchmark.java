@@ -1,5 +1,6 @@
 package io.github.idempotency.benchmarks.purge;
 
+import io.github.idempotency.jdbc.BenchmarkJdbc;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,9 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.ToDoubleFunction;
 
-import io.github.idempotency.internal.jdbc.JdbcPurgeBatch;
-import io.github.idempotency.internal.purge.IdempotencyPurger;
-import io.github.idempotency.internal.purge.PurgeResult;
+import io.github.idempotency.jdbc.IdempotencyPurger;
+import io.github.idempotency.jdbc.IdempotencyPurger.PurgeResult;
 
 /**
  * Measures the purge rate and the throughput of concurrent first claims (claim and complete, as a
@@ -94,9 +94,8 @@ public final class PurgeBenchmark {
 			long start = System.nanoTime();
 			PurgeResult purge = null;
 			if (pause != null) {
-				JdbcPurgeBatch batch = new JdbcPurgeBatch(database.dataSource(), database.statements(),
-						options.archive() ? Set.of("payments") : Set.of(), batchSize, Duration.ofHours(1));
-				IdempotencyPurger purger = new IdempotencyPurger(batch, pause, List.of());
+				IdempotencyPurger purger = BenchmarkJdbc.purger(database.dataSource(),
+						options.archive() ? Set.of("payments") : Set.of(), batchSize, pause);
 				purge = purgeFor(purger, options.window());
 			}
 			else {

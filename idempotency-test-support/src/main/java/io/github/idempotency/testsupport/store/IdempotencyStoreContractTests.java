@@ -29,7 +29,9 @@ import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
-import io.github.idempotency.store.IdempotencyStore.SequenceAdvance;
+import io.github.idempotency.store.ReferencingIdempotencyStore;
+import io.github.idempotency.store.SequencingIdempotencyStore;
+import io.github.idempotency.store.SequencingIdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.RecordStatus;
 import io.github.idempotency.store.StoredResponse;
 
@@ -820,7 +822,7 @@ public abstract class IdempotencyStoreContractTests {
 	void sequenceScopesBelongToTheirTenant() {
 		assumeSequences();
 		assertAccepted("shared scope", 10);
-		assertThat(store().advanceSequence(this.tenant + "-other", "shared scope", 1, TTL))
+		assertThat(sequencing().advanceSequence(this.tenant + "-other", "shared scope", 1, TTL))
 			.isEqualTo(new SequenceAdvance(true, 1));
 		assertAccepted("another scope", 1);
 		assertThat(advance("shared scope", 9, TTL)).isEqualTo(new SequenceAdvance(false, 10));
@@ -850,7 +852,7 @@ public abstract class IdempotencyStoreContractTests {
 		for (int i = 0; i < scopes.size(); i++) {
 			assertThat(advance(scopes.get(i), 0, TTL)).as(scopes.get(i)).isEqualTo(new SequenceAdvance(false, 100 + i));
 		}
-		assertThat(store().advanceSequence(this.tenant + ":a", "b", 1, TTL)).isEqualTo(new SequenceAdvance(true, 1));
+		assertThat(sequencing().advanceSequence(this.tenant + ":a", "b", 1, TTL)).isEqualTo(new SequenceAdvance(true, 1));
 	}
 
 	/**
@@ -918,18 +920,18 @@ public abstract class IdempotencyStoreContractTests {
 		assumeReferences();
 		IdempotencyKey key = key("references");
 		UUID token = claim(key, FINGERPRINT_A);
-		store().addReference(key, "gateway_transaction", "tx-2", TTL);
-		store().addReference(key, "gateway_transaction", "tx-1", TTL);
-		store().addReference(key, "refund", "r-9", TTL);
-		store().addReference(key, "gateway_transaction", "tx-1", TTL);
+		referencing().addReference(key, "gateway_transaction", "tx-2", TTL);
+		referencing().addReference(key, "gateway_transaction", "tx-1", TTL);
+		referencing().addReference(key, "refund", "r-9", TTL);
+		referencing().addReference(key, "gateway_transaction", "tx-1", TTL);
 		Map<String, List<String>> expected = Map.of("gateway_transaction", List.of("tx-1", "tx-2"), "refund",
 				List.of("r-9"));
-		assertThat(store().references(key)).isEqualTo(expected);
-		assertThat(List.copyOf(store().references(key).keySet())).containsExactly("gateway_transaction", "refund");
+		assertThat(referencing().references(key)).isEqualTo(expected);
+		assertThat(List.copyOf(referencing().references(key).keySet())).containsExactly("gateway_transaction", "refund");
 		assertThat(store().complete(key, token, response(201, bytes("charged")), TTL)).isTrue();
-		assertThat(store().references(key)).isEqualTo(expected);
-		assertThat(store().findByReference("gateway_transaction", "tx-2", 10)).containsExactly(key);
-		assertThat(store().findByReference("refund", "r-9", 10)).containsExactly(key);
+		assertThat(referencing().references(key)).isEqualTo(expected);
+		assertThat(referencing().findByReference("gateway_transaction", "tx-2", 10)).containsExactly(key);
+		assertThat(referencing().findByReference("refund", "r-9", 10)).containsExactly(key);
 		assertThat(existing(store().claim(request(key, FINGERPRINT_A))).record().response().body())
 			.isEqualTo(bytes("charged"));
 	}
@@ -944,14 +946,14 @@ public abstract class IdempotencyStoreContractTests {
 		for (IdempotencyKey key : List.of(first, second, third)) {
 			claim(key, FINGERPRINT_A);
 			Instant attached = storeTime();
-			store().addReference(key, "gateway_transaction", value, TTL);
+			referencing().addReference(key, "gateway_transaction", value, TTL);
 			awaitStoreTimeAfter(attached);
 		}
-		assertThat(store().findByReference("gateway_transaction", value, 10)).containsExactly(first, second, third);
-		assertThat(store().findByReference("gateway_transaction", value, 2)).containsExactly(first, second);
-		assertThat(store().findByReference("gateway_transaction", value + "-other", 10)).isEmpty();
-		assertThat(store().findByReference("refund", value, 10)).isEmpty();
-		assertThat(store().references(key("referenced-none"))).isEmpty();
+		assertThat(referencing().findByReference("gateway_transaction", value, 10)).containsExactly(first, second, third);
+		assertThat(referencing().findByReference("gateway_transaction", value, 2)).containsExactly(first, second);
+		assertThat(referencing().findByReference("gateway_transaction", value + "-other", 10)).isEmpty();
+		assertThat(referencing().findByReference("refund", value, 10)).isEmpty();
+		assertThat(referencing().references(key("referenced-none"))).isEmpty();
 	}
 
 	/**
@@ -963,15 +965,15 @@ public abstract class IdempotencyStoreContractTests {
 		assumeReferences();
 		IdempotencyKey key = key("references-released");
 		UUID first = claim(key, FINGERPRINT_A);
-		store().addReference(key, "gateway_transaction", "tx-attempt-1", TTL);
+		referencing().addReference(key, "gateway_transaction", "tx-attempt-1", TTL);
 		assertThat(store().release(key, first, "status 503")).isTrue();
-		assertThat(store().references(key)).containsEntry("gateway_transaction", List.of("tx-attempt-1"));
+		assertThat(referencing().references(key)).containsEntry("gateway_transaction", List.of("tx-attempt-1"));
 		UUID second = claimed(store().claim(request(key, FINGERPRINT_A))).token();
-		store().addReference(key, "gateway_transaction", "tx-attempt-2", TTL);
+		referencing().addReference(key, "gateway_transaction", "tx-attempt-2", TTL);
 		assertThat(store().complete(key, second, response(201, bytes("second")), TTL)).isTrue();
-		assertThat(store().references(key)).containsEntry("gateway_transaction",
+		assertThat(referencing().references(key)).containsEntry("gateway_transaction",
 				List.of("tx-attempt-1", "tx-attempt-2"));
-		assertThat(store().findByReference("gateway_transaction", "tx-attempt-1", 10)).containsExactly(key);
+		assertThat(referencing().findByReference("gateway_transaction", "tx-attempt-1", 10)).containsExactly(key);
 	}
 
 	/**
@@ -984,12 +986,12 @@ public abstract class IdempotencyStoreContractTests {
 		IdempotencyKey key = key("references-expired");
 		UUID token = claim(key, FINGERPRINT_A);
 		String value = "tx-" + UUID.randomUUID();
-		store().addReference(key, "gateway_transaction", value, TTL);
+		referencing().addReference(key, "gateway_transaction", value, TTL);
 		assertThat(store().complete(key, token, response(200, bytes("old")), shortTime())).isTrue();
 		awaitExpiry(key);
 		claimed(store().claim(request(key, FINGERPRINT_B)));
-		assertThat(store().references(key)).isEmpty();
-		assertThat(store().findByReference("gateway_transaction", value, 10)).isEmpty();
+		assertThat(referencing().references(key)).isEmpty();
+		assertThat(referencing().findByReference("gateway_transaction", value, 10)).isEmpty();
 	}
 
 	@Test
@@ -1000,11 +1002,11 @@ public abstract class IdempotencyStoreContractTests {
 		List<String> values = List.of("a:b", "x=y", "{z}", "%3A", "\u65e5\u672c", " spaced ", "ref:gateway:1",
 				"v".repeat(255));
 		for (String value : values) {
-			store().addReference(key, "odd.values-1_", value, TTL);
+			referencing().addReference(key, "odd.values-1_", value, TTL);
 		}
-		assertThat(store().references(key).get("odd.values-1_")).containsExactlyInAnyOrderElementsOf(values);
+		assertThat(referencing().references(key).get("odd.values-1_")).containsExactlyInAnyOrderElementsOf(values);
 		for (String value : values) {
-			assertThat(store().findByReference("odd.values-1_", value, 10)).as(value).containsExactly(key);
+			assertThat(referencing().findByReference("odd.values-1_", value, 10)).as(value).containsExactly(key);
 		}
 	}
 
@@ -1076,17 +1078,35 @@ public abstract class IdempotencyStoreContractTests {
 	}
 
 	/**
+	 * Return the store as one that keeps sequence numbers, for the tests of that capability.
+	 * @return the store
+	 */
+	protected final SequencingIdempotencyStore sequencing() {
+		assumeSequences();
+		return (SequencingIdempotencyStore) store();
+	}
+
+	/**
+	 * Return the store as one that keeps references, for the tests of that capability.
+	 * @return the store
+	 */
+	protected final ReferencingIdempotencyStore referencing() {
+		assumeReferences();
+		return (ReferencingIdempotencyStore) store();
+	}
+
+	/**
 	 * Skip a test of references on a store that does not keep them.
 	 */
 	protected final void assumeReferences() {
-		Assumptions.assumeTrue(store().supportsReferences(), "The store keeps no references");
+		Assumptions.assumeTrue(store() instanceof ReferencingIdempotencyStore, "The store keeps no references");
 	}
 
 	/**
 	 * Skip a test of sequence numbers on a store that does not keep them.
 	 */
 	protected final void assumeSequences() {
-		Assumptions.assumeTrue(store().supportsSequences(), "The store keeps no sequence numbers");
+		Assumptions.assumeTrue(store() instanceof SequencingIdempotencyStore, "The store keeps no sequence numbers");
 	}
 
 	/**
@@ -1097,7 +1117,7 @@ public abstract class IdempotencyStoreContractTests {
 	 * @return the answer of the store
 	 */
 	protected final SequenceAdvance advance(String scope, long sequence, Duration ttl) {
-		return store().advanceSequence(this.tenant, scope, sequence, ttl);
+		return sequencing().advanceSequence(this.tenant, scope, sequence, ttl);
 	}
 
 	private void assertAccepted(String scope, long sequence) {

@@ -10,7 +10,7 @@ import org.springframework.stereotype.Component;
 
 import io.github.idempotency.FingerprintRequest;
 import io.github.idempotency.RequestFingerprinter;
-import io.github.idempotency.internal.fingerprint.Sha256RequestFingerprinter;
+import io.github.idempotency.fingerprint.Sha256RequestFingerprinter;
 
 /**
  * Replaces the starter's fingerprint so that a request whose key is a canonical hash of its body

@@ -6,7 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-import io.github.idempotency.internal.engine.KeyHashes;
+import io.github.idempotency.KeyHashes;
 
 /**
  * Holds a payment at a crash window when {@code sample.crash-windows.hold} is set and its

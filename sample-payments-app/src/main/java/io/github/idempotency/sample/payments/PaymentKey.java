@@ -5,7 +5,7 @@ import java.util.UUID;
 import org.springframework.util.StringUtils;
 
 import io.github.idempotency.IdempotencyContext;
-import io.github.idempotency.internal.engine.IdempotencyKeys;
+import io.github.idempotency.IdempotencyKeys;
 
 /**
  * The idempotency key a payment is recorded under, and the one forwarded to the gateway.

@@ -8,7 +8,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 import io.github.idempotency.IdempotencyException;
-import io.github.idempotency.internal.engine.IdempotencyStaleSequenceException;
+import io.github.idempotency.IdempotencyStaleSequenceException;
 import io.github.idempotency.sample.problems.Problems;
 
 /**

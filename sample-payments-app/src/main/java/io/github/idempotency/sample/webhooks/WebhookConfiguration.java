@@ -5,7 +5,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.github.idempotency.autoconfigure.IdempotencyWebMvcAutoConfiguration;
+import io.github.idempotency.web.servlet.IdempotencyWebMvcAutoConfiguration;
 
 /**
  * Puts the signature checks of shop and gateway webhooks in front of the starter's idempotency

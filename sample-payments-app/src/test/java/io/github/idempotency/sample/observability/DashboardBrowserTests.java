@@ -39,7 +39,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.github.idempotency.IdempotencyListener;
-import io.github.idempotency.internal.engine.KeyHashes;
+import io.github.idempotency.KeyHashes;
 import io.github.idempotency.sample.SamplePaymentsApplication;
 import io.github.idempotency.sample.payments.PaymentController;
 import io.github.idempotency.sample.support.Carts;
@@ -74,7 +74,7 @@ class DashboardBrowserTests {
 
 	/**
 	 * Set to {@code true} to also copy the screenshot to {@code docs/dashboard.png}, the one the
-	 * README shows.
+	 * guide's operations page shows.
 	 */
 	private static final String UPDATE_DOCS = "dashboard.screenshot.docs";
 

@@ -25,9 +25,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 import io.github.idempotency.Outcome;
-import io.github.idempotency.internal.engine.KeyHashes;
-import io.github.idempotency.internal.purge.IdempotencyPurger;
-import io.github.idempotency.internal.purge.PurgeResult;
+import io.github.idempotency.KeyHashes;
+import io.github.idempotency.jdbc.IdempotencyPurger;
+import io.github.idempotency.jdbc.IdempotencyPurger.PurgeResult;
 import io.github.idempotency.sample.payments.PaymentController;
 import io.github.idempotency.sample.support.Carts;
 import io.github.idempotency.sample.support.FlowsDatabase;

@@ -150,7 +150,7 @@ abstract class DatabaseOutageScenarios {
 			}
 			start.await();
 			await().atMost(TIMEOUT).until(() -> created(sent) >= CREATED_BEFORE_AND_AFTER);
-			int terminated = outage();
+			int terminated = outage(sent);
 			long createdAtRecovery = created(sent);
 			await().atMost(TIMEOUT).until(() -> created(sent) >= createdAtRecovery + CREATED_BEFORE_AND_AFTER);
 			stop.set(true);
@@ -170,7 +170,12 @@ abstract class DatabaseOutageScenarios {
 	 * then while it refuses them, as a restarting database would.
 	 * @return how many backends were terminated
 	 */
-	private int outage() throws SQLException {
+	/**
+	 * Flap the connections, then keep the database down for at least {@link #DOWN} and until a
+	 * request has failed in it (at most {@link #TIMEOUT}): on a loaded machine a short outage may
+	 * pass between two requests, and then the scenario would not have happened.
+	 */
+	private int outage(Queue<Sent> sent) throws SQLException {
 		int terminated = 0;
 		long flapping = System.nanoTime() + FLAPPING.toNanos();
 		while (System.nanoTime() < flapping) {
@@ -181,7 +186,9 @@ abstract class DatabaseOutageScenarios {
 			statement.execute("ALTER DATABASE " + this.database.name() + " ALLOW_CONNECTIONS false");
 			try {
 				long down = System.nanoTime() + DOWN.toNanos();
-				while (System.nanoTime() < down) {
+				long longest = System.nanoTime() + TIMEOUT.toNanos();
+				while (System.nanoTime() < down
+						|| (System.nanoTime() < longest && sent.stream().noneMatch((s) -> s.status() == 503))) {
 					terminated += this.database.terminateConnections();
 				}
 			}

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
 
-import io.github.idempotency.internal.engine.KeyHashes;
+import io.github.idempotency.KeyHashes;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static io.github.idempotency.sample.support.Payments.body;

@@ -167,7 +167,7 @@ final class RedisRecords implements AutoCloseable {
 	}
 
 	/**
-	 * Escape a part of the key as the store does (see the README's Redis Cluster section).
+	 * Escape a part of the key as the store does (see docs/redis.md, "Redis Cluster").
 	 */
 	private static String escape(String part) {
 		return part.replace("%", "%25").replace("{", "%7B").replace("}", "%7D").replace(":", "%3A");

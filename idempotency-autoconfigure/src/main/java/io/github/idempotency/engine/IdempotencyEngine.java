@@ -1,0 +1,322 @@
+package io.github.idempotency.engine;
+
+import io.github.idempotency.IdempotencyRateLimitedException;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionStatus;
+
+import io.github.idempotency.IdempotencyKey;
+import io.github.idempotency.IdempotencyListener;
+import io.github.idempotency.IdempotencyStoreUnavailableException;
+import io.github.idempotency.Outcome;
+import io.github.idempotency.annotation.IdempotencyMode;
+import io.github.idempotency.store.ClaimRequest;
+import io.github.idempotency.store.ClaimResult;
+import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.store.RecordStatus;
+
+/**
+ * Decides, for one request, whether to run it, replay a stored response, or refuse it; independent
+ * of HTTP, so that web requests and bean methods share it.
+ */
+class IdempotencyEngine {
+
+	private static final Logger logger = LoggerFactory.getLogger(IdempotencyEngine.class);
+
+	private static final long FIRST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+	private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+	private final IdempotencyStore store;
+
+	private final IdempotencyListener listener;
+
+	private final IdempotencyTransactions transactions;
+
+	private final LeaseHeartbeat heartbeat;
+
+	private final @Nullable KeySpaceGuard guard;
+
+	private final Map<IdempotencyKey, CompletableFuture<Void>> running = new ConcurrentHashMap<>();
+
+	private final ExecutionDurations durations = new ExecutionDurations();
+
+	public IdempotencyEngine(IdempotencyStore store, IdempotencyListener listener,
+			IdempotencyTransactions transactions, LeaseHeartbeat heartbeat) {
+		this(store, listener, transactions, heartbeat, null);
+	}
+
+	/**
+	 * Create an engine whose tenants' new keys and keys in flight are limited.
+	 * @param store the store
+	 * @param listener the listener
+	 * @param transactions the transactions
+	 * @param heartbeat the heartbeat of leases
+	 * @param guard the limits, or {@code null} for none
+	 */
+	public IdempotencyEngine(IdempotencyStore store, IdempotencyListener listener,
+			IdempotencyTransactions transactions, LeaseHeartbeat heartbeat, @Nullable KeySpaceGuard guard) {
+		this.store = store;
+		this.listener = listener;
+		this.transactions = transactions;
+		this.heartbeat = heartbeat;
+		this.guard = guard;
+	}
+
+	/**
+	 * Claim the key of a request, or decide how to answer it without running it. A duplicate of a
+	 * request in progress waits up to the operation's {@code wait} for its result, without holding
+	 * a database connection meanwhile.
+	 * @param key the key
+	 * @param fingerprint the request fingerprint
+	 * @param policy the operation's settings
+	 * @return the decision
+	 * @throws IdempotencyStoreUnavailableException if the store cannot be reached
+	 */
+	public Decision begin(IdempotencyKey key, String fingerprint, OperationPolicy policy) {
+		if (this.guard == null) {
+			return decide(key, fingerprint, policy);
+		}
+		KeySpaceGuard.Permit permit = this.guard.tryAcquire(key.tenant());
+		if (permit == null && isUnknown(key)) {
+			return rateLimited(key);
+		}
+		Decision decision;
+		try {
+			decision = decide(key, fingerprint, policy);
+		}
+		catch (RuntimeException | Error ex) {
+			// The store failed or the claim was refused before anything ran: every way out of a
+			// permit gives it back, or the tenant is held at its limit until a restart.
+			if (permit != null) {
+				permit.refund();
+			}
+			throw ex;
+		}
+		if (!(decision instanceof Decision.Proceed proceed)) {
+			if (permit != null) {
+				permit.refund();
+			}
+			return decision;
+		}
+		if (permit == null) {
+			// The key was known when looked at, but had expired by the claim: a new key after all.
+			proceed.execution().release(IdempotencyRateLimitedException.class.getName());
+			return rateLimited(key);
+		}
+		proceed.execution().onFinish(permit::close);
+		return decision;
+	}
+
+	private Decision decide(IdempotencyKey key, String fingerprint, OperationPolicy policy) {
+		ClaimRequest request = new ClaimRequest(key, fingerprint, policy.lease(), policy.ttl(), policy.archive());
+		long deadline = System.nanoTime() + policy.maxWait().toNanos();
+		long pause = FIRST_POLL_NANOS;
+		while (true) {
+			Decision decision = attempt(request, policy);
+			long remaining = deadline - System.nanoTime();
+			if (!(decision instanceof Decision.InProgress) || remaining <= 0
+					|| !awaitChange(key, pause, remaining)) {
+				if (!(decision instanceof Decision.Proceed)) {
+					logger.debug("{} answered without running: {}", key, decision);
+					this.listener.onOutcome(key.operation(), outcomeOf(decision));
+				}
+				return decision;
+			}
+			pause = Math.min(pause * 2, MAX_POLL_NANOS);
+		}
+	}
+
+	/**
+	 * Whether no record holds a key, as far as one read tells: a tenant at its limit is still
+	 * answered replays, conflicts and mismatches of keys it already used.
+	 */
+	private boolean isUnknown(IdempotencyKey key) {
+		try {
+			return this.store.find(key).filter((record) -> record.status() != RecordStatus.RELEASED).isEmpty();
+		}
+		catch (DataAccessException ex) {
+			throw new IdempotencyStoreUnavailableException(ex);
+		}
+	}
+
+	private Decision rateLimited(IdempotencyKey key) {
+		logger.debug("{} refused: its tenant is at its limit of new keys", key);
+		this.listener.onOutcome(key.operation(), Outcome.RATE_LIMITED);
+		return new Decision.RateLimited(this.guard.retryAfter(key.tenant()));
+	}
+
+	/**
+	 * Report a request refused because its key was missing or malformed.
+	 * @param operation the operation name
+	 */
+	public void reportMissingKey(String operation) {
+		this.listener.onOutcome(operation, Outcome.MISSING_KEY);
+	}
+
+	private Decision attempt(ClaimRequest request, OperationPolicy policy) {
+		TransactionStatus transaction = null;
+		CompletableFuture<Void> turn = null;
+		ClaimResult result;
+		try {
+			if (policy.mode() == IdempotencyMode.ATOMIC) {
+				turn = takeTurn(request.key(), policy.lease());
+				transaction = this.transactions.begin();
+				result = this.store.claim(request.insideTransaction());
+			}
+			else {
+				result = this.transactions.outside(() -> this.store.claim(request));
+			}
+		}
+		catch (PessimisticLockingFailureException ex) {
+			// The database gave up waiting for the lock of an ATOMIC claim of this key that has not
+			// committed yet (another instance's, or one that outlived the wait here): in progress.
+			rollbackQuietly(transaction);
+			endTurn(request.key(), turn);
+			logger.debug("{} is locked by a claim in progress: {}", request.key(), ex.toString());
+			return new Decision.InProgress(this.durations.usual(request.key().operation()));
+		}
+		catch (DataAccessException | CannotCreateTransactionException ex) {
+			rollbackQuietly(transaction);
+			endTurn(request.key(), turn);
+			throw new IdempotencyStoreUnavailableException(ex);
+		}
+		catch (RuntimeException | Error ex) {
+			rollbackQuietly(transaction);
+			endTurn(request.key(), turn);
+			throw ex;
+		}
+		if (result instanceof ClaimResult.Claimed claimed) {
+			return new Decision.Proceed(started(request, policy, claimed, transaction, turn));
+		}
+		if (transaction != null) {
+			this.transactions.endUnusedClaim(transaction);
+		}
+		endTurn(request.key(), turn);
+		ClaimResult.Existing existing = (ClaimResult.Existing) result;
+		return Decision.of(existing, request.fingerprint(), this.durations.retryAfter(existing));
+	}
+
+	private Execution started(ClaimRequest request, OperationPolicy policy, ClaimResult.Claimed claimed,
+			TransactionStatus transaction, @Nullable CompletableFuture<Void> turn) {
+		IdempotencyKey key = request.key();
+		logger.debug("{} claimed{}", key, claimed.takenOver() ? " after its lease ran out" : "");
+		this.listener.onExecutionStarted(key.operation(), claimed.takenOver());
+		Settlement settlement = Settlement.of(policy.mode(), transaction, this.transactions);
+		Execution execution = new Execution(this.store, this.transactions, this.listener, request, claimed, policy,
+				settlement);
+		CompletableFuture<Void> done = (turn != null) ? turn : new CompletableFuture<>();
+		if (turn == null) {
+			this.running.put(key, done);
+		}
+		long started = System.nanoTime();
+		execution.onFinish(() -> {
+			this.durations.record(key.operation(), Duration.ofNanos(System.nanoTime() - started));
+			this.running.remove(key, done);
+			done.complete(null);
+		});
+		if (!settlement.holdsByTransaction()) {
+			execution.heartbeat(this.heartbeat.start(key, claimed.token(), policy.lease()));
+		}
+		return execution;
+	}
+
+	/**
+	 * Take this JVM's turn at claiming an ATOMIC key: a duplicate of a claim or request of this
+	 * key under way here waits for it here rather than on the database, where it would hold a
+	 * pooled connection, and could time out on the row lock, for as long as the first request
+	 * runs; so at most one request per key and instance waits on the database.
+	 * @return the turn, to end when the claim ends, or {@code null} if the wait outlived the lease
+	 * and the request goes to the database without one
+	 */
+	private @Nullable CompletableFuture<Void> takeTurn(IdempotencyKey key, Duration limit) {
+		CompletableFuture<Void> turn = new CompletableFuture<>();
+		long deadline = System.nanoTime() + limit.toNanos();
+		while (true) {
+			CompletableFuture<Void> ahead = this.running.putIfAbsent(key, turn);
+			if (ahead == null) {
+				return turn;
+			}
+			try {
+				ahead.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+			}
+			catch (ExecutionException ex) {
+				// Its claim failed: take the turn.
+			}
+			catch (TimeoutException ex) {
+				return null;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return null;
+			}
+		}
+	}
+
+	private void endTurn(IdempotencyKey key, @Nullable CompletableFuture<Void> turn) {
+		if (turn != null) {
+			this.running.remove(key, turn);
+			turn.complete(null);
+		}
+	}
+
+	/**
+	 * Wait until a request running in this JVM finishes, which wakes its duplicates once its
+	 * outcome is stored; or, when the key is held elsewhere, for the pause before the store is
+	 * asked again. Returns {@code false} if the waiting thread was interrupted.
+	 */
+	private boolean awaitChange(IdempotencyKey key, long pause, long remaining) {
+		CompletableFuture<Void> done = this.running.get(key);
+		try {
+			if (done != null) {
+				done.get(remaining, TimeUnit.NANOSECONDS);
+			}
+			else {
+				TimeUnit.NANOSECONDS.sleep(Math.min(pause, remaining));
+			}
+			return true;
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	private void rollbackQuietly(TransactionStatus transaction) {
+		if (transaction != null) {
+			try {
+				this.transactions.rollback(transaction);
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Could not roll back a claim transaction", ex);
+			}
+		}
+	}
+
+	static Outcome outcomeOf(Decision decision) {
+		if (decision instanceof Decision.Replay) {
+			return Outcome.REPLAYED;
+		}
+		if (decision instanceof Decision.RateLimited) {
+			return Outcome.RATE_LIMITED;
+		}
+		return (decision instanceof Decision.Mismatch) ? Outcome.MISMATCH : Outcome.CONFLICT;
+	}
+
+}

@@ -1,0 +1,135 @@
+package io.github.idempotency.web.servlet;
+
+import java.net.URI;
+
+import io.github.idempotency.engine.IdempotencyAutoConfiguration;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.HandlerExceptionResolver;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+import io.github.idempotency.IdempotencyProblemCustomizer;
+import io.github.idempotency.OutcomeClassifier;
+
+import io.github.idempotency.engine.IdempotentInvocation;
+import io.github.idempotency.engine.IdempotentAttributeSource;
+import io.github.idempotency.engine.KeyExpressionEvaluator;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} of the HTTP contract for {@code @Idempotent}
+ * Spring MVC handler methods: key header, replays, problems and response capture, and their
+ * springdoc-openapi documentation where springdoc is present.
+ */
+@AutoConfiguration(after = IdempotencyAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnBean(IdempotentInvocation.class)
+@EnableConfigurationProperties(IdempotencyWebProperties.class)
+public final class IdempotencyWebMvcAutoConfiguration {
+
+	/**
+	 * Order of the filter: last, so that no other filter sits between it and the handler. What
+	 * the handler writes is captured and stored as it is, and a replay leaves through the same
+	 * filters (security, logging, compression) as the first answer did.
+	 */
+	public static final int FILTER_ORDER = Ordered.LOWEST_PRECEDENCE;
+
+	@Bean
+	StoredHeaderPolicy idempotencyStoredHeaderPolicy(IdempotencyWebProperties properties) {
+		return new StoredHeaderPolicy(properties.getStoredHeaders());
+	}
+
+	@Bean
+	WebProblems idempotencyWebProblems(IdempotencyWebProperties properties,
+			ObjectProvider<IdempotencyProblemCustomizer> customizers) {
+		URI documentation = properties.getDocumentationUri();
+		String link = (documentation != null) ? "<" + documentation + ">; rel=\"describedby\"" : null;
+		return new WebProblems(link, customizers.orderedStream().toList());
+	}
+
+	@Bean
+	WebIdempotencyHandler webIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
+			IdempotencyWebProperties properties, WebProblems problems) {
+		return new WebIdempotencyHandler(invocation, keyEvaluator, properties.getKeyHeader(), problems);
+	}
+
+	@Bean
+	WebExecutionFinisher webExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy,
+			WebProblems problems, ObjectProvider<RequestMappingHandlerAdapter> handlerAdapters,
+			ObjectProvider<HandlerExceptionResolver> exceptionResolvers) {
+		return new WebExecutionFinisher(classifier, headerPolicy, problems,
+				new LateResultRenderer(handlerAdapters, exceptionResolvers));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(name = "idempotencyFilter")
+	FilterRegistrationBean<IdempotencyFilter> idempotencyFilter(WebExecutionFinisher finisher) {
+		FilterRegistrationBean<IdempotencyFilter> registration = new FilterRegistrationBean<>(
+				new IdempotencyFilter(finisher));
+		registration.setOrder(FILTER_ORDER);
+		return registration;
+	}
+
+	@Bean
+	IdempotencyHandlerInterceptor idempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource,
+			WebExecutionFinisher finisher, IdempotencyWebProperties properties, WebProblems problems) {
+		return new IdempotencyHandlerInterceptor(attributeSource, finisher, properties.getMaxBodySize().toBytes(),
+				problems);
+	}
+
+	@Bean
+	HandlerMethodOperationNames idempotencyHandlerMethodOperationNames(
+			ObjectProvider<RequestMappingHandlerMapping> handlerMappings, IdempotentAttributeSource attributeSource) {
+		return new HandlerMethodOperationNames(handlerMappings, attributeSource);
+	}
+
+	@Bean
+	IdempotencyExceptionResolver idempotencyExceptionResolver() {
+		return new IdempotencyExceptionResolver();
+	}
+
+	@Bean
+	IdempotencyProblemAdvice idempotencyProblemAdvice(WebProblems problems) {
+		return new IdempotencyProblemAdvice(problems);
+	}
+
+	@Bean
+	WebMvcConfigurer idempotencyWebMvcConfigurer(IdempotencyHandlerInterceptor interceptor) {
+		return new WebMvcConfigurer() {
+
+			@Override
+			public void addInterceptors(InterceptorRegistry registry) {
+				registry.addInterceptor(interceptor).order(Ordered.LOWEST_PRECEDENCE);
+			}
+
+		};
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springdoc.core.customizers.OperationCustomizer")
+	static class OpenApiConfiguration {
+
+		@Bean
+		IdempotencyOperationCustomizer idempotencyOperationCustomizer(IdempotentAttributeSource attributeSource,
+				IdempotencyWebProperties properties) {
+			return new IdempotencyOperationCustomizer(attributeSource, properties.getKeyHeader());
+		}
+
+	}
+
+}

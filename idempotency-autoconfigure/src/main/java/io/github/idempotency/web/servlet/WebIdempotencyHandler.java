@@ -1,0 +1,239 @@
+package io.github.idempotency.web.servlet;
+
+import java.util.Enumeration;
+
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerMapping;
+
+import io.github.idempotency.FingerprintRequest;
+import io.github.idempotency.IdempotencyException;
+import io.github.idempotency.annotation.IdempotencyMode;
+import io.github.idempotency.engine.CallAdapter;
+import io.github.idempotency.IdempotencyKeys;
+import io.github.idempotency.engine.IdempotentCall;
+import io.github.idempotency.engine.IdempotentInvocation;
+import io.github.idempotency.InvalidIdempotencyKeyException;
+import io.github.idempotency.engine.OperationPolicy;
+import io.github.idempotency.engine.SequenceNumber;
+import io.github.idempotency.engine.IdempotentAttributes;
+import io.github.idempotency.engine.IdempotentInvocationHandler;
+import io.github.idempotency.engine.KeyExpressionEvaluator;
+import io.github.idempotency.store.StoredResponse;
+
+/**
+ * The entry point of {@code @Idempotent} Spring MVC handler methods: the key comes from the key
+ * header (or the key expression), the fingerprint from the request. A replay or a refusal is
+ * returned as no value, which the starter's answer replaces, out of reach of the application's
+ * exception handlers; the response itself is stored when the exchange finishes, once the
+ * handler's response is complete.
+ */
+class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
+
+	private final IdempotentInvocation invocation;
+
+	private final KeyExpressionEvaluator keyEvaluator;
+
+	private final String keyHeader;
+
+	private final WebProblems problems;
+
+	public WebIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
+			String keyHeader, WebProblems problems) {
+		this.invocation = invocation;
+		this.keyEvaluator = keyEvaluator;
+		this.keyHeader = keyHeader;
+		this.problems = problems;
+	}
+
+	/**
+	 * A call is this request's handler call when it is the first call of the handler method the
+	 * request was mapped to; any other {@code @Idempotent} call it makes is a bean-method call. A
+	 * request handler called in a request that the starter's filter never saw (a MockMvc built
+	 * without filters, say) is refused with a message, never run unguarded.
+	 */
+	@Override
+	public boolean supports(MethodInvocation invocation, IdempotentAttributes attributes) {
+		WebIdempotencyExchange exchange = WebIdempotencyExchange.current();
+		if (exchange == null) {
+			return isRequestHandlerInRequest(attributes);
+		}
+		Class<?> targetClass = (invocation.getThis() != null) ? AopUtils.getTargetClass(invocation.getThis()) : null;
+		return exchange.isHandlerCall(AopUtils.getMostSpecificMethod(invocation.getMethod(), targetClass));
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation, IdempotentAttributes attributes) throws Throwable {
+		WebIdempotencyExchange exchange = WebIdempotencyExchange.current();
+		if (exchange == null) {
+			throw new IllegalStateException("@Idempotent " + attributes.method() + " handles a request that the "
+					+ "starter's IdempotencyFilter did not see, so its key and response cannot be read. In MockMvc "
+					+ "tests, build MockMvc with @AutoConfigureMockMvc, or webAppContextSetup(context)"
+					+ ".apply(IdempotencyMockMvc.idempotency()) from idempotency-test-support; standaloneSetup is "
+					+ "not supported.");
+		}
+		exchange.markInvoked();
+		return this.invocation.invoke(new HandlerCall(exchange, invocation, attributes));
+	}
+
+	private static boolean isRequestHandlerInRequest(IdempotentAttributes attributes) {
+		return RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes
+				&& AnnotatedElementUtils.hasAnnotation(attributes.method(), RequestMapping.class);
+	}
+
+	@Override
+	public int getOrder() {
+		return 0;
+	}
+
+	/**
+	 * One call of an {@code @Idempotent} handler method.
+	 */
+	private final class HandlerCall implements CallAdapter<Object> {
+
+		private final WebIdempotencyExchange exchange;
+
+		private final MethodInvocation invocation;
+
+		private final IdempotentAttributes attributes;
+
+		HandlerCall(WebIdempotencyExchange exchange, MethodInvocation invocation, IdempotentAttributes attributes) {
+			this.exchange = exchange;
+			this.invocation = invocation;
+			this.attributes = attributes;
+		}
+
+		@Override
+		public String operation() {
+			if (!this.attributes.operation().isEmpty()) {
+				return this.attributes.operation();
+			}
+			HttpServletRequest request = this.exchange.request();
+			Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+			return request.getMethod() + " " + ((pattern != null) ? pattern : request.getRequestURI());
+		}
+
+		@Override
+		public @Nullable String key() {
+			if (this.attributes.keyExpression() != null) {
+				String derived = WebIdempotencyHandler.this.keyEvaluator.evaluate(this.attributes, this.invocation);
+				return (derived != null) ? IdempotencyKeys.fromDerivedValue(derived) : null;
+			}
+			String header = WebIdempotencyHandler.this.keyHeader;
+			Enumeration<String> values = this.exchange.request().getHeaders(header);
+			if (values == null || !values.hasMoreElements()) {
+				return null;
+			}
+			String raw = values.nextElement();
+			if (values.hasMoreElements()) {
+				throw new InvalidIdempotencyKeyException("The " + header + " header must be sent only once.");
+			}
+			return IdempotencyKeys.parseHeader(raw);
+		}
+
+		@Override
+		public boolean required() {
+			return this.attributes.required();
+		}
+
+		@Override
+		public @Nullable IdempotencyMode mode() {
+			return this.attributes.mode();
+		}
+
+		@Override
+		public void accept(OperationPolicy policy) {
+			if (this.attributes.fingerprintExpression() != null) {
+				throw new IllegalStateException("@Idempotent " + this.attributes.method() + " names a fingerprint "
+						+ "expression, which is for bean methods: the fingerprint of a Spring MVC handler is its "
+						+ "request.");
+			}
+			if (policy.mode() == IdempotencyMode.ATOMIC && AsyncReturnTypes.isAsync(this.attributes.method())) {
+				throw new IllegalStateException("@Idempotent " + this.attributes.method() + " answers asynchronously, "
+						+ "so it cannot run ATOMIC: its writes happen on another thread than its transaction. Use "
+						+ "LEASED.");
+			}
+		}
+
+		@Override
+		public FingerprintRequest fingerprint(String operation) throws Exception {
+			BufferedBodyRequest request = this.exchange.request();
+			return new FingerprintRequest(operation, request.getRequestURI(), request.getQueryString(),
+					FingerprintBodies.contentType(request), FingerprintBodies.of(request));
+		}
+
+		@Override
+		public @Nullable SequenceNumber sequence() {
+			return WebIdempotencyHandler.this.keyEvaluator.sequence(this.attributes, this.invocation);
+		}
+
+		@Override
+		public @Nullable Object proceedUnguarded() throws Throwable {
+			return this.invocation.proceed();
+		}
+
+		@Override
+		public @Nullable Object run(IdempotentCall call) throws Throwable {
+			this.exchange.start(call);
+			try {
+				Object result = this.invocation.proceed();
+				AsyncWork work = AsyncWork.of(result, this.attributes.method(), this.exchange.request(),
+						call.context());
+				if (work == null) {
+					return result;
+				}
+				this.exchange.answeredAsynchronously(work, handlerMethod());
+				return work.result();
+			}
+			catch (Throwable ex) {
+				this.exchange.recordFailure(ex);
+				throw ex;
+			}
+		}
+
+		private HandlerMethod handlerMethod() {
+			Object bean = this.invocation.getThis();
+			return new HandlerMethod(bean, AopUtils.getMostSpecificMethod(this.invocation.getMethod(),
+					AopUtils.getTargetClass(bean)));
+		}
+
+		@Override
+		public @Nullable Object replay(StoredResponse stored) {
+			this.exchange.replay(stored);
+			return AsyncReturnTypes.noValue(this.attributes.method());
+		}
+
+		/**
+		 * Answered by the starter itself, as a replay is, so that no exception handler of the
+		 * application turns it into something else.
+		 */
+		@Override
+		public @Nullable Object refuse(IdempotencyException refusal) {
+			this.exchange.refuse(WebIdempotencyHandler.this.problems.response(refusal, this.exchange.request()));
+			return AsyncReturnTypes.noValue(this.attributes.method());
+		}
+
+		@Override
+		public String missingKeyDetail() {
+			return (this.attributes.keyExpression() != null)
+					? "This operation derives its idempotency key from the request, and this request yields none."
+					: "This operation requires an " + WebIdempotencyHandler.this.keyHeader + " header.";
+		}
+
+		@Override
+		public String mismatchDetail() {
+			return "This idempotency key was already used for a different request; use a new key for a new request.";
+		}
+
+	}
+
+}

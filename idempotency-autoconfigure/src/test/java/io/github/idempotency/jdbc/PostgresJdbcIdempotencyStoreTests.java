@@ -1,0 +1,38 @@
+package io.github.idempotency.jdbc;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.test.TestDataSources;
+import io.github.idempotency.testsupport.PostgresTestDatabase;
+
+/**
+ * {@link JdbcIdempotencyStore} on PostgreSQL, with the schema its migrations create; the pool
+ * gives every racing thread of the contract a connection of its own.
+ */
+class PostgresJdbcIdempotencyStoreTests extends AbstractJdbcIdempotencyStoreTests {
+
+	private static HikariDataSource dataSource;
+
+	private static JdbcIdempotencyStore store;
+
+	@BeforeAll
+	static void createDatabase() {
+		dataSource = TestDataSources.postgres(PostgresTestDatabase.create("storecontract"), 18);
+		TestDataSources.migrate(dataSource);
+		store = TestDataSources.store(dataSource);
+	}
+
+	@AfterAll
+	static void closeDataSource() {
+		dataSource.close();
+	}
+
+	@Override
+	protected IdempotencyStore store() {
+		return store;
+	}
+
+}

@@ -1,0 +1,8 @@
+package io.github.idempotency.docs.snippets.annotate;
+
+/**
+ * The body of {@code POST /payments}.
+ */
+record CreatePayment(String customerId, long amount, String currency) {
+
+}
