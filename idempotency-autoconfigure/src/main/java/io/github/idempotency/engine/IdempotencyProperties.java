@@ -384,7 +384,7 @@ public class IdempotencyProperties {
 	public enum StoreType {
 
 		/**
-		 * The application's relational database (PostgreSQL or H2): LEASED and ATOMIC operations,
+		 * The application's relational database (PostgreSQL, MariaDB or H2): LEASED and ATOMIC operations,
 		 * archive, scheduled purge.
 		 */
 		JDBC,

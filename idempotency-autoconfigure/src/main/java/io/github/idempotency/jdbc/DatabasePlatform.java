@@ -1,6 +1,7 @@
 package io.github.idempotency.jdbc;
 
 import java.sql.DatabaseMetaData;
+import java.sql.SQLException;
 import java.util.Locale;
 
 import javax.sql.DataSource;
@@ -17,17 +18,34 @@ enum DatabasePlatform {
 	/**
 	 * PostgreSQL, the first-class production database.
 	 */
-	POSTGRESQL("postgresql"),
+	POSTGRESQL("postgresql", "org.flywaydb.database.postgresql.PostgreSQLDatabaseType",
+			"org.flywaydb:flyway-database-postgresql"),
+
+	/**
+	 * MariaDB 10.6 or later, with InnoDB tables.
+	 */
+	MARIADB("mariadb", "org.flywaydb.database.mysql.mariadb.MariaDBDatabaseType", "org.flywaydb:flyway-mysql"),
 
 	/**
 	 * H2, the embedded default for development and samples.
 	 */
-	H2("h2");
+	H2("h2", null, null);
+
+	/**
+	 * The oldest MariaDB the store runs on: the first with {@code SKIP LOCKED}.
+	 */
+	static final int[] MARIADB_MINIMUM = { 10, 6 };
 
 	private final String id;
 
-	DatabasePlatform(String id) {
+	private final @Nullable String flywayDatabaseType;
+
+	private final @Nullable String flywayModule;
+
+	DatabasePlatform(String id, @Nullable String flywayDatabaseType, @Nullable String flywayModule) {
 		this.id = id;
+		this.flywayDatabaseType = flywayDatabaseType;
+		this.flywayModule = flywayModule;
 	}
 
 	/**
@@ -49,6 +67,21 @@ enum DatabasePlatform {
 	}
 
 	/**
+	 * Return the Flyway module that supports this database, where Flyway's core does not.
+	 * @return its coordinates, such as {@code org.flywaydb:flyway-mysql}, or {@code null}
+	 */
+	public @Nullable String flywayModule() {
+		return this.flywayModule;
+	}
+
+	/**
+	 * Return a class of the Flyway module that supports this database.
+	 */
+	@Nullable String flywayDatabaseType() {
+		return this.flywayDatabaseType;
+	}
+
+	/**
 	 * Determine the platform of a data source from its metadata.
 	 * @param dataSource the data source
 	 * @return the platform
@@ -56,25 +89,56 @@ enum DatabasePlatform {
 	 * @throws IllegalStateException if the database cannot be determined
 	 */
 	public static DatabasePlatform of(DataSource dataSource) {
-		String product;
+		Product product;
 		try {
-			product = JdbcUtils.extractDatabaseMetaData(dataSource, DatabaseMetaData::getDatabaseProductName);
+			product = JdbcUtils.extractDatabaseMetaData(dataSource, Product::of);
 		}
 		catch (MetaDataAccessException ex) {
 			throw new IllegalStateException("Cannot determine the database of the idempotency store", ex);
 		}
-		return fromProductName(product);
+		return of(product);
 	}
 
 	static DatabasePlatform fromProductName(@Nullable String product) {
-		String name = (product != null) ? product.toLowerCase(Locale.ROOT) : "";
+		return of(new Product(product, null, 0, 0));
+	}
+
+	/**
+	 * MariaDB's driver names its product MariaDB, MySQL's driver names it MySQL on both servers;
+	 * a MariaDB server's version says MariaDB whichever driver reads it.
+	 */
+	static DatabasePlatform of(Product product) {
+		String name = lowerCase(product.name());
 		if (name.contains("postgres")) {
 			return POSTGRESQL;
 		}
 		if (name.equals("h2")) {
 			return H2;
 		}
-		throw new UnsupportedDatabaseException(product);
+		if (name.contains("mariadb") || (name.contains("mysql") && lowerCase(product.version()).contains("mariadb"))) {
+			if (product.major() < MARIADB_MINIMUM[0]
+					|| (product.major() == MARIADB_MINIMUM[0] && product.minor() < MARIADB_MINIMUM[1])) {
+				throw new UnsupportedDatabaseException(product.name() + " " + product.version());
+			}
+			return MARIADB;
+		}
+		throw new UnsupportedDatabaseException(product.name());
+	}
+
+	private static String lowerCase(@Nullable String text) {
+		return (text != null) ? text.toLowerCase(Locale.ROOT) : "";
+	}
+
+	/**
+	 * A database product as its JDBC driver describes it.
+	 */
+	record Product(@Nullable String name, @Nullable String version, int major, int minor) {
+
+		static Product of(DatabaseMetaData metaData) throws SQLException {
+			return new Product(metaData.getDatabaseProductName(), metaData.getDatabaseProductVersion(),
+					metaData.getDatabaseMajorVersion(), metaData.getDatabaseMinorVersion());
+		}
+
 	}
 
 }

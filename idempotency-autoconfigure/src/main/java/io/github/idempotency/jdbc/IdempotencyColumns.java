@@ -21,7 +21,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 final class IdempotencyColumns {
 
 	/**
-	 * Length from which a column counts as unbounded: H2's largest, below PostgreSQL's.
+	 * Length from which a column counts as unbounded: H2's largest, below PostgreSQL's and
+	 * MariaDB's.
 	 */
 	private static final long UNBOUNDED = 1_000_000_000L;
 
@@ -50,7 +51,8 @@ final class IdempotencyColumns {
 			new Table("idempotency_reference",
 					List.of(key("tenant_id"), key("operation"), key("idempotency_key"),
 							required("reference_name", Type.characters(64)), key("reference_value"),
-							required("created_at", Type.TIMESTAMP), required("expires_at", Type.TIMESTAMP))),
+							required("created_at", Type.TIMESTAMP), required("expires_at", Type.TIMESTAMP),
+							required("reference_id", Type.SHA256))),
 			new Table("idempotency_reference_archive",
 					List.of(required("archive_id", Type.BIGINT), key("tenant_id"), key("operation"),
 							key("idempotency_key"), required("reference_name", Type.characters(64)),
@@ -136,7 +138,8 @@ final class IdempotencyColumns {
 	private record Found(String typeName, long length, boolean notNull) {
 
 		String describe(Type type) {
-			return (type.hasLength() && this.length < UNBOUNDED) ? this.typeName + "(" + this.length + ")"
+			return (type.hasLength() && this.length > 0 && this.length < UNBOUNDED)
+					? this.typeName + "(" + this.length + ")"
 					: this.typeName;
 		}
 
@@ -146,66 +149,104 @@ final class IdempotencyColumns {
 
 		@Nullable Shortfall check(String table, @Nullable Found found, DatabasePlatform platform) {
 			String subject = table + "." + this.name;
-			String declared = this.type.declaration(platform);
+			Spelling spelling = this.type.spelling(platform);
+			if (spelling == null) {
+				return null;
+			}
 			if (found == null) {
 				return new Shortfall(subject, "does not exist", null);
 			}
-			if (!this.type.typeNames(platform).contains(found.typeName().toUpperCase(Locale.ROOT))
-					|| found.length() < this.type.length()) {
-				return new Shortfall(subject, "is " + found.describe(this.type) + ", not " + declared,
-						"ALTER TABLE " + table + " ALTER COLUMN " + this.name + " SET DATA TYPE " + declared);
+			// Some drivers tell no length for their largest types (MariaDB's LONGTEXT and LONGBLOB),
+			// whose names then tell it.
+			if (!spelling.typeNames().contains(found.typeName().toUpperCase(Locale.ROOT))
+					|| (found.length() > 0 && found.length() < this.type.length())) {
+				return new Shortfall(subject, "is " + found.describe(this.type) + ", not " + spelling.declaration(),
+						repair(platform, table, spelling.declaration(), this.nullable));
 			}
 			if (this.nullable && found.notNull()) {
 				return new Shortfall(subject, "is NOT NULL, but the store leaves it empty",
-						"ALTER TABLE " + table + " ALTER COLUMN " + this.name + " DROP NOT NULL");
+						(platform == DatabasePlatform.MARIADB) ? repair(platform, table, spelling.declaration(), true)
+								: "ALTER TABLE " + table + " ALTER COLUMN " + this.name + " DROP NOT NULL");
 			}
 			return null;
 		}
+
+		private String repair(DatabasePlatform platform, String table, String declaration, boolean nullable) {
+			if (platform == DatabasePlatform.MARIADB) {
+				return "ALTER TABLE " + table + " MODIFY COLUMN " + this.name + " " + declaration
+						+ (nullable ? " NULL" : " NOT NULL");
+			}
+			return "ALTER TABLE " + table + " ALTER COLUMN " + this.name + " SET DATA TYPE " + declaration;
+		}
+
+	}
+
+	/**
+	 * How one database names a column type: the names its driver reports, and how the
+	 * migrations declare it.
+	 */
+	private record Spelling(Set<String> typeNames, String declaration) {
 
 	}
 
 	/**
 	 * A column type of the migrations, with the type names each database reports for it.
 	 */
-	private record Type(Set<String> postgresql, Set<String> h2, long length, String postgresqlDeclaration,
-			String h2Declaration) {
+	private record Type(long length, Map<DatabasePlatform, Spelling> spellings) {
 
-		static final Type TEXT = new Type(Set.of("TEXT", "VARCHAR"), Set.of("CHARACTER VARYING"), UNBOUNDED, "TEXT",
-				"CHARACTER VARYING");
+		static final Type TEXT = new Type(UNBOUNDED,
+				Map.of(DatabasePlatform.POSTGRESQL, new Spelling(Set.of("TEXT", "VARCHAR"), "TEXT"),
+						DatabasePlatform.MARIADB, new Spelling(Set.of("LONGTEXT"), "LONGTEXT"), DatabasePlatform.H2,
+						new Spelling(Set.of("CHARACTER VARYING"), "CHARACTER VARYING")));
 
-		static final Type BINARY = new Type(Set.of("BYTEA"), Set.of("BINARY VARYING"), UNBOUNDED, "BYTEA",
-				"VARBINARY");
+		static final Type BINARY = new Type(UNBOUNDED,
+				Map.of(DatabasePlatform.POSTGRESQL, new Spelling(Set.of("BYTEA"), "BYTEA"), DatabasePlatform.MARIADB,
+						new Spelling(Set.of("LONGBLOB"), "LONGBLOB"), DatabasePlatform.H2,
+						new Spelling(Set.of("BINARY VARYING"), "VARBINARY")));
 
-		static final Type UUID = fixed(Set.of("UUID"), Set.of("UUID"), "UUID");
+		static final Type UUID = fixed(new Spelling(Set.of("UUID"), "UUID"),
+				new Spelling(Set.of("CHAR"), "CHAR(36) CHARACTER SET ascii COLLATE ascii_bin"),
+				new Spelling(Set.of("UUID"), "UUID"));
 
-		static final Type TIMESTAMP = fixed(Set.of("TIMESTAMPTZ"), Set.of("TIMESTAMP WITH TIME ZONE"),
-				"TIMESTAMP WITH TIME ZONE");
+		static final Type TIMESTAMP = fixed(new Spelling(Set.of("TIMESTAMPTZ"), "TIMESTAMP WITH TIME ZONE"),
+				new Spelling(Set.of("DATETIME"), "DATETIME(6)"),
+				new Spelling(Set.of("TIMESTAMP WITH TIME ZONE"), "TIMESTAMP WITH TIME ZONE"));
 
 		// PostgreSQL names identity columns serial and bigserial.
-		static final Type INTEGER = fixed(Set.of("INT4", "INT8", "SERIAL", "BIGSERIAL"), Set.of("INTEGER", "BIGINT"),
-				"INTEGER");
+		static final Type INTEGER = fixed(new Spelling(Set.of("INT4", "INT8", "SERIAL", "BIGSERIAL"), "INTEGER"),
+				new Spelling(Set.of("INTEGER", "BIGINT"), "INTEGER"),
+				new Spelling(Set.of("INTEGER", "BIGINT"), "INTEGER"));
 
-		static final Type BIGINT = fixed(Set.of("INT8", "BIGSERIAL"), Set.of("BIGINT"), "BIGINT");
+		// MariaDB keys a reference by the SHA-256 of its columns, too long together for a key.
+		static final Type SHA256 = new Type(0,
+				Map.of(DatabasePlatform.MARIADB, new Spelling(Set.of("BINARY"), "BINARY(32)")));
+
+		static final Type BIGINT = fixed(new Spelling(Set.of("INT8", "BIGSERIAL"), "BIGINT"),
+				new Spelling(Set.of("BIGINT"), "BIGINT"), new Spelling(Set.of("BIGINT"), "BIGINT"));
 
 		static Type characters(int length) {
-			return new Type(Set.of("VARCHAR", "TEXT"), Set.of("CHARACTER VARYING"), length,
-					"VARCHAR(" + length + ")", "VARCHAR(" + length + ")");
+			String declaration = "VARCHAR(" + length + ")";
+			return new Type(length,
+					Map.of(DatabasePlatform.POSTGRESQL, new Spelling(Set.of("VARCHAR", "TEXT"), declaration),
+							DatabasePlatform.MARIADB, new Spelling(Set.of("VARCHAR"), declaration),
+							DatabasePlatform.H2, new Spelling(Set.of("CHARACTER VARYING"), declaration)));
 		}
 
-		private static Type fixed(Set<String> postgresql, Set<String> h2, String declaration) {
-			return new Type(postgresql, h2, 0, declaration, declaration);
+		private static Type fixed(Spelling postgresql, Spelling mariadb, Spelling h2) {
+			return new Type(0, Map.of(DatabasePlatform.POSTGRESQL, postgresql, DatabasePlatform.MARIADB, mariadb,
+					DatabasePlatform.H2, h2));
 		}
 
 		boolean hasLength() {
 			return this.length > 0;
 		}
 
-		Set<String> typeNames(DatabasePlatform platform) {
-			return (platform == DatabasePlatform.POSTGRESQL) ? this.postgresql : this.h2;
-		}
-
-		String declaration(DatabasePlatform platform) {
-			return (platform == DatabasePlatform.POSTGRESQL) ? this.postgresqlDeclaration : this.h2Declaration;
+		/**
+		 * Return how a database spells this type, or {@code null} where its tables have no such
+		 * column.
+		 */
+		@Nullable Spelling spelling(DatabasePlatform platform) {
+			return this.spellings.get(platform);
 		}
 
 	}

@@ -1,10 +1,11 @@
 package io.github.idempotency.jdbc;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 
 /**
  * Thrown at start-up when the starter is to create its tables but Flyway, which applies its
- * migrations, is not on the classpath.
+ * migrations, or Flyway's module for the database is not on the classpath.
  */
 class IdempotencyFlywayMissingException extends IllegalStateException {
 
@@ -12,10 +13,19 @@ class IdempotencyFlywayMissingException extends IllegalStateException {
 
 	private final DatabaseInitializationMode mode;
 
+	private final @Nullable String missingModule;
+
 	IdempotencyFlywayMissingException(DatabasePlatform platform, DatabaseInitializationMode mode) {
-		super("Flyway is not on the classpath, so the idempotency tables cannot be created");
+		this(platform, mode, null);
+	}
+
+	IdempotencyFlywayMissingException(DatabasePlatform platform, DatabaseInitializationMode mode,
+			@Nullable String missingModule) {
+		super(((missingModule != null) ? "Flyway's module for " + platform.id() + " (" + missingModule + ")"
+				: "Flyway") + " is not on the classpath, so the idempotency tables cannot be created");
 		this.platform = platform;
 		this.mode = mode;
+		this.missingModule = missingModule;
 	}
 
 	/**
@@ -32,6 +42,15 @@ class IdempotencyFlywayMissingException extends IllegalStateException {
 	 */
 	public DatabaseInitializationMode mode() {
 		return this.mode;
+	}
+
+	/**
+	 * Return the Flyway module for the database that is missing, where Flyway itself is there.
+	 * @return its coordinates, such as {@code org.flywaydb:flyway-mysql}, or {@code null} when
+	 * Flyway itself is missing
+	 */
+	public @Nullable String missingModule() {
+		return this.missingModule;
 	}
 
 }

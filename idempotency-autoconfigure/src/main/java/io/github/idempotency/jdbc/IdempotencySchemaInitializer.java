@@ -67,6 +67,10 @@ class IdempotencySchemaInitializer implements InitializingBean, BeanClassLoaderA
 		if (!ClassUtils.isPresent(FLYWAY, this.classLoader)) {
 			throw new IdempotencyFlywayMissingException(platform, this.mode);
 		}
+		String databaseType = platform.flywayDatabaseType();
+		if (databaseType != null && !ClassUtils.isPresent(databaseType, this.classLoader)) {
+			throw new IdempotencyFlywayMissingException(platform, this.mode, platform.flywayModule());
+		}
 		IdempotencyMigrations.migrate(this.dataSource, platform, this.historyTable);
 	}
 

@@ -3,8 +3,6 @@ package io.github.idempotency.jdbc;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +77,7 @@ class JdbcIdempotencyRecordAdministration implements IdempotencyRecordAdministra
 	@Override
 	public Optional<RecordMetadata> describe(IdempotencyKey key) {
 		return JdbcIdempotencyStore.keyParams(this.jdbc.sql(this.statements.describe()), key)
-			.query((rs, n) -> metadata(rs))
+			.query((rs, n) -> metadata(rs, this.statements))
 			.list()
 			.stream()
 			.findFirst()
@@ -130,25 +128,21 @@ class JdbcIdempotencyRecordAdministration implements IdempotencyRecordAdministra
 			.param("limit", limit)
 			.query((rs, n) -> new RepeatedFailure(rs.getString("operation"),
 					KeyHashes.shortHash(rs.getString("idempotency_key")), RecordStatus.valueOf(rs.getString("status")),
-					rs.getInt("attempts"), rs.getString("last_failure"), instant(rs, "last_failure_at")))
+					rs.getInt("attempts"), rs.getString("last_failure"),
+					this.statements.instant(rs, "last_failure_at")))
 			.list();
 	}
 
-	private static RecordMetadata metadata(ResultSet rs) throws SQLException {
+	private static RecordMetadata metadata(ResultSet rs, IdempotencyStatements time) throws SQLException {
 		int status = rs.getInt("response_status");
 		Integer responseStatus = rs.wasNull() ? null : status;
 		long bytes = rs.getLong("response_bytes");
 		Long responseBytes = rs.wasNull() ? null : bytes;
 		return new RecordMetadata(RecordStatus.valueOf(rs.getString("status")), rs.getString("request_fingerprint"),
-				instant(rs, "created_at"), instant(rs, "locked_until"), instant(rs, "completed_at"),
-				instant(rs, "expires_at"), rs.getBoolean("expired"), rs.getBoolean("lease_expired"), responseStatus,
-				responseBytes, rs.getInt("attempts"), rs.getString("last_failure"), instant(rs, "last_failure_at"),
-				Map.of());
-	}
-
-	private static Instant instant(ResultSet rs, String column) throws SQLException {
-		OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
-		return (value != null) ? value.toInstant() : null;
+				time.instant(rs, "created_at"), time.instant(rs, "locked_until"), time.instant(rs, "completed_at"),
+				time.instant(rs, "expires_at"), rs.getBoolean("expired"), rs.getBoolean("lease_expired"),
+				responseStatus, responseBytes, rs.getInt("attempts"), rs.getString("last_failure"),
+				time.instant(rs, "last_failure_at"), Map.of());
 	}
 
 }

@@ -6,9 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -48,9 +45,15 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 
 	private final IdempotencyStatements statements;
 
+	private final boolean claimReturnsExisting;
+
+	private final boolean advanceSequenceReturnsHighest;
+
+	private final Statements sql;
+
 	/**
 	 * Create a store over the starter's tables in the given database, whose kind it asks once.
-	 * @param dataSource the database, PostgreSQL or H2
+	 * @param dataSource the database, PostgreSQL, MariaDB or H2
 	 */
 	public JdbcIdempotencyStore(DataSource dataSource) {
 		this(StatementCachingJdbcTemplate.client(dataSource), IdempotencyStatements.of(dataSource));
@@ -59,6 +62,9 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 	JdbcIdempotencyStore(JdbcClient jdbc, IdempotencyStatements statements) {
 		this.jdbc = jdbc;
 		this.statements = statements;
+		this.claimReturnsExisting = statements.claimReturnsExisting();
+		this.advanceSequenceReturnsHighest = statements.advanceSequenceReturnsHighest();
+		this.sql = new Statements(statements);
 	}
 
 	@Override
@@ -106,9 +112,9 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 	 */
 	private @Nullable Row insertOrSelect(ClaimRequest request, UUID token) {
 		IdempotencyKey key = request.key();
-		StatementSpec claim = claimParams(this.jdbc.sql(this.statements.claim()), request, token);
-		if (this.statements.claimReturnsExisting()) {
-			return first(claim.query((rs, n) -> Row.of(rs, key)).list());
+		StatementSpec claim = claimParams(this.jdbc.sql(this.sql.claim()), request, token);
+		if (this.claimReturnsExisting) {
+			return first(claim.query((rs, n) -> Row.of(rs, key, this.statements)).list());
 		}
 		try {
 			claim.update();
@@ -128,7 +134,7 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 			int attempt) {
 		// A released record never had an effect: there is nothing to keep of it.
 		boolean archive = request.archive() && expired && existing.status() != RecordStatus.RELEASED;
-		String takeOverArchiving = this.statements.takeOverArchiving();
+		String takeOverArchiving = this.sql.takeOverArchiving();
 		if (archive && takeOverArchiving != null) {
 			if (takeOverParams(takeOverArchiving, request, existing.token(), newToken).query(Long.class)
 				.single() != 1) {
@@ -137,7 +143,7 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 			forgetReferences(request);
 			return true;
 		}
-		if (takeOverParams(this.statements.takeOver(), request, existing.token(), newToken).param("attempt", attempt)
+		if (takeOverParams(this.sql.takeOver(), request, existing.token(), newToken).param("attempt", attempt)
 			.update() != 1) {
 			return false;
 		}
@@ -162,9 +168,9 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 			return;
 		}
 		if (request.archive()) {
-			keyParams(this.jdbc.sql(this.statements.archiveReferencesByKey()), request.key()).update();
+			keyParams(this.jdbc.sql(this.sql.archiveReferencesByKey()), request.key()).update();
 		}
-		keyParams(this.jdbc.sql(this.statements.deleteReferencesByKey()), request.key()).update();
+		keyParams(this.jdbc.sql(this.sql.deleteReferencesByKey()), request.key()).update();
 	}
 
 	private StatementSpec takeOverParams(String statement, ClaimRequest request, UUID oldToken, UUID newToken) {
@@ -177,12 +183,12 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 
 	private void archive(IdempotencyRecord record) {
 		StoredResponse response = record.response();
-		keyParams(this.jdbc.sql(this.statements.archiveRecord()), record.key()).param("status", record.status().name())
+		keyParams(this.jdbc.sql(this.sql.archiveRecord()), record.key()).param("status", record.status().name())
 			.param("fingerprint", record.fingerprint())
 			.param("token", record.token())
-			.param("createdAt", offsetDateTime(record.createdAt()), Types.TIMESTAMP_WITH_TIMEZONE)
-			.param("completedAt", offsetDateTime(record.completedAt()), Types.TIMESTAMP_WITH_TIMEZONE)
-			.param("expiresAt", offsetDateTime(record.expiresAt()), Types.TIMESTAMP_WITH_TIMEZONE)
+			.param("createdAt", this.statements.timestamp(record.createdAt()))
+			.param("completedAt", this.statements.timestamp(record.completedAt()))
+			.param("expiresAt", this.statements.timestamp(record.expiresAt()))
 			.param("responseStatus", (response != null) ? response.status() : null, Types.INTEGER)
 			.param("responseHeaders", (response != null) ? StoredHeaders.encode(response.headers()) : null,
 					Types.VARCHAR)
@@ -192,7 +198,7 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 
 	@Override
 	public boolean complete(IdempotencyKey key, UUID token, StoredResponse response, Duration ttl) {
-		return keyParams(this.jdbc.sql(this.statements.complete()), key).param("token", token)
+		return keyParams(this.jdbc.sql(this.sql.complete()), key).param("token", token)
 			.param("responseStatus", response.status())
 			.param("responseHeaders", StoredHeaders.encode(response.headers()))
 			.param("responseBody", response.body())
@@ -207,7 +213,7 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 
 	@Override
 	public boolean release(IdempotencyKey key, UUID token, @Nullable String failure) {
-		return keyParams(this.jdbc.sql(this.statements.release()), key).param("token", token)
+		return keyParams(this.jdbc.sql(this.sql.release()), key).param("token", token)
 			.param("failure", FailureTypes.bounded(failure), Types.VARCHAR)
 			.update() == 1;
 	}
@@ -221,7 +227,7 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 	@Override
 	public boolean extendLease(IdempotencyKey key, UUID token, Duration lease) {
 		int timeoutSeconds = (int) Math.max(1, lease.toSeconds() / 3);
-		return keyParams(this.jdbc.sql(this.statements.extendLease()), key).param("token", token)
+		return keyParams(this.jdbc.sql(this.sql.extendLease()), key).param("token", token)
 			.param("leaseMillis", lease.toMillis())
 			.withQueryTimeout(timeoutSeconds)
 			.update() == 1;
@@ -231,22 +237,21 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 	 * {@inheritDoc}
 	 * <p>
 	 * The conditional write decides; only when it refused is the scope read, for the number that
-	 * beat this one.
+	 * beat this one, where the write does not answer with it.
 	 */
 	@Override
 	public SequenceAdvance advanceSequence(String tenant, String scope, long sequence, Duration ttl) {
 		if (sequence < 0) {
 			throw new IllegalArgumentException("A sequence number must not be negative, but was " + sequence);
 		}
+		if (this.advanceSequenceReturnsHighest) {
+			long highest = sequenceParams(tenant, scope, sequence, ttl).query(Long.class).single();
+			return new SequenceAdvance(highest == sequence, highest);
+		}
 		for (int round = 0; round < MAX_CLAIM_ATTEMPTS; round++) {
 			int advanced;
 			try {
-				advanced = this.jdbc.sql(this.statements.advanceSequence())
-					.param("tenant", tenant)
-					.param("scope", scope)
-					.param("sequence", sequence)
-					.param("ttlMillis", ttl.toMillis())
-					.update();
+				advanced = sequenceParams(tenant, scope, sequence, ttl).update();
 			}
 			catch (DuplicateKeyException ex) {
 				// A concurrent first advance of the scope inserted it: compare with it now.
@@ -255,7 +260,7 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 			if (advanced == 1) {
 				return new SequenceAdvance(true, sequence);
 			}
-			Optional<Long> highest = this.jdbc.sql(this.statements.selectSequence())
+			Optional<Long> highest = this.jdbc.sql(this.sql.selectSequence())
 				.param("tenant", tenant)
 				.param("scope", scope)
 				.query(Long.class)
@@ -268,10 +273,18 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 				+ " attempts; it is changing continuously");
 	}
 
+	private StatementSpec sequenceParams(String tenant, String scope, long sequence, Duration ttl) {
+		return this.jdbc.sql(this.sql.advanceSequence())
+			.param("tenant", tenant)
+			.param("scope", scope)
+			.param("sequence", sequence)
+			.param("ttlMillis", ttl.toMillis());
+	}
+
 	@Override
 	public void addReference(IdempotencyKey key, String name, String value, Duration ttl) {
 		try {
-			keyParams(this.jdbc.sql(this.statements.addReference()), key).param("name", name)
+			keyParams(this.jdbc.sql(this.sql.addReference()), key).param("name", name)
 				.param("value", value)
 				.param("ttlMillis", ttl.toMillis())
 				.update();
@@ -289,7 +302,7 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 	@Override
 	public Map<String, List<String>> references(IdempotencyKey key) {
 		Map<String, List<String>> references = new TreeMap<>();
-		keyParams(this.jdbc.sql(this.statements.selectReferences()), key).query((ResultSet rs) -> {
+		keyParams(this.jdbc.sql(this.sql.selectReferences()), key).query((ResultSet rs) -> {
 			references.computeIfAbsent(rs.getString("reference_name"), (name) -> new ArrayList<>())
 				.add(rs.getString("reference_value"));
 		});
@@ -299,7 +312,7 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 
 	@Override
 	public List<IdempotencyKey> findByReference(String name, String value, int limit) {
-		return this.jdbc.sql(this.statements.findByReference())
+		return this.jdbc.sql(this.sql.findByReference())
 			.param("name", name)
 			.param("value", value)
 			.param("limit", limit)
@@ -314,7 +327,8 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 	}
 
 	private @Nullable Row select(IdempotencyKey key) {
-		return first(keyParams(this.jdbc.sql(this.statements.select()), key).query((rs, n) -> Row.of(rs, key)).list());
+		return first(keyParams(this.jdbc.sql(this.sql.select()), key).query((rs, n) -> Row.of(rs, key, this.statements))
+			.list());
 	}
 
 	private static @Nullable Row first(List<Row> rows) {
@@ -332,10 +346,6 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 		return statement.param("tenant", key.tenant()).param("operation", key.operation()).param("key", key.key());
 	}
 
-	private static @Nullable OffsetDateTime offsetDateTime(@Nullable Instant instant) {
-		return (instant != null) ? OffsetDateTime.ofInstant(instant, ZoneOffset.UTC) : null;
-	}
-
 	/**
 	 * One row of the claim or select statements.
 	 */
@@ -344,7 +354,7 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 
 		static final Row CLAIMED = new Row(true, null, false, false, 0);
 
-		static Row of(ResultSet rs, IdempotencyKey key) throws SQLException {
+		static Row of(ResultSet rs, IdempotencyKey key, IdempotencyStatements time) throws SQLException {
 			if (rs.getBoolean("claimed")) {
 				return CLAIMED;
 			}
@@ -356,16 +366,30 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 						StoredHeaders.decode(rs.getString("response_headers")), (body != null) ? body : new byte[0]);
 			}
 			IdempotencyRecord record = new IdempotencyRecord(key, status, rs.getString("request_fingerprint"),
-					rs.getObject("fencing_token", UUID.class), instant(rs, "locked_until"), instant(rs, "created_at"),
-					instant(rs, "completed_at"), instant(rs, "expires_at"), response, rs.getInt("attempts"),
-					rs.getString("last_failure"), instant(rs, "last_failure_at"));
+					rs.getObject("fencing_token", UUID.class), time.instant(rs, "locked_until"),
+					time.instant(rs, "created_at"), time.instant(rs, "completed_at"), time.instant(rs, "expires_at"),
+					response, rs.getInt("attempts"), rs.getString("last_failure"), time.instant(rs, "last_failure_at"));
 			return new Row(false, record, rs.getBoolean("expired"), rs.getBoolean("lease_expired"),
 					rs.getLong("lease_remaining_ms"));
 		}
 
-		private static Instant instant(ResultSet rs, String column) throws SQLException {
-			OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
-			return (value != null) ? value.toInstant() : null;
+	}
+
+	/**
+	 * The statements of the store, composed once: the same string each call is parsed and
+	 * prepared once (see {@link StatementCachingJdbcTemplate}).
+	 */
+	private record Statements(String claim, String select, String takeOver, @Nullable String takeOverArchiving,
+			String archiveRecord, String complete, String release, String extendLease, String advanceSequence,
+			String selectSequence, String addReference, String selectReferences, String findByReference,
+			String archiveReferencesByKey, String deleteReferencesByKey) {
+
+		Statements(IdempotencyStatements statements) {
+			this(statements.claim(), statements.select(), statements.takeOver(), statements.takeOverArchiving(),
+					statements.archiveRecord(), statements.complete(), statements.release(),
+					statements.extendLease(), statements.advanceSequence(), statements.selectSequence(),
+					statements.addReference(), statements.selectReferences(), statements.findByReference(),
+					statements.archiveReferencesByKey(), statements.deleteReferencesByKey());
 		}
 
 	}

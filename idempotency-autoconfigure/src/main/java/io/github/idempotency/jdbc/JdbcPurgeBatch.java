@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -14,13 +15,14 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.support.SqlArrayValue;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import io.github.idempotency.IdempotencyKey;
 
 /**
  * Deletes one batch of records, archiving those of archived operations in the same transaction:
- * one statement on PostgreSQL, a locked batch of keys archived and deleted by key on H2.
+ * one statement on PostgreSQL, a locked batch of keys archived and deleted by key on MariaDB and
+ * H2.
  */
 final class JdbcPurgeBatch {
 
@@ -54,6 +56,9 @@ final class JdbcPurgeBatch {
 		}
 		this.jdbc = new NamedParameterJdbcTemplate(dataSource);
 		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+		// InnoDB's default REPEATABLE READ would lock the gaps next to the rows a batch reads, and
+		// so hold up claims whose insert falls into one until the batch commits.
+		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
 		this.statements = statements;
 		this.archivedOperations = Set.copyOf(archivedOperations);
 		this.batchSize = batchSize;
@@ -81,7 +86,8 @@ final class JdbcPurgeBatch {
 	 * @return what was deleted, per operation
 	 */
 	public List<PurgedRecords> purgeExpired() {
-		return run(this.statements.purgeExpired(), new MapSqlParameterSource("batchSize", this.batchSize));
+		return run(this.statements.purgeExpired(), this.statements::lockExpired,
+				new MapSqlParameterSource("batchSize", this.batchSize));
 	}
 
 	/**
@@ -89,7 +95,8 @@ final class JdbcPurgeBatch {
 	 * @return what was deleted, per operation
 	 */
 	public List<PurgedRecords> purgeStuck() {
-		return run(this.statements.purgeStuck(), new MapSqlParameterSource("batchSize", this.batchSize)
+		return run(this.statements.purgeStuck(), this.statements::lockStuck,
+				new MapSqlParameterSource("batchSize", this.batchSize)
 			.addValue("stuckAfterMillis", this.stuckAfter.toMillis()));
 	}
 
@@ -98,8 +105,9 @@ final class JdbcPurgeBatch {
 	 * @return how many were deleted
 	 */
 	public int purgeExpiredSequences() {
-		return this.jdbc.update(this.statements.purgeExpiredSequences(),
-				new MapSqlParameterSource("batchSize", this.batchSize));
+		Integer deleted = this.transactions.execute((status) -> this.jdbc
+			.update(this.statements.purgeExpiredSequences(), new MapSqlParameterSource("batchSize", this.batchSize)));
+		return (deleted != null) ? deleted : 0;
 	}
 
 	/**
@@ -124,8 +132,9 @@ final class JdbcPurgeBatch {
 		return (deleted != null) ? deleted : 0;
 	}
 
-	private List<PurgedRecords> run(String statement, MapSqlParameterSource params) {
-		return this.statements.purgesInOneStatement() ? inOneStatement(statement, params) : byKey(statement, params);
+	private List<PurgedRecords> run(String statement, Supplier<String> lock, MapSqlParameterSource params) {
+		return this.statements.purgesInOneStatement() ? inOneStatement(statement, params)
+				: byKey(statement, lock.get(), params);
 	}
 
 	private List<PurgedRecords> inOneStatement(String statement, MapSqlParameterSource params) {
@@ -134,40 +143,69 @@ final class JdbcPurgeBatch {
 				(rs, n) -> new PurgedRecords(rs.getString("operation"), rs.getLong("deleted"), rs.getLong("archived")));
 	}
 
-	private List<PurgedRecords> byKey(String statement, MapSqlParameterSource params) {
+	/**
+	 * Read candidates for a batch without locking anything, lock up to a batch of those that still
+	 * qualify by key, skipping those held elsewhere, archive them all at once and delete them one
+	 * by one; the locks hold the records as read, so the counts are those of the keys locked. Twice as many candidates as a batch let purgers running at once each lock a
+	 * batch of their own.
+	 */
+	private List<PurgedRecords> byKey(String candidates, String lock, MapSqlParameterSource params) {
 		return this.transactions.execute((status) -> {
-			List<IdempotencyKey> keys = this.jdbc.query(statement, params,
-					(rs, n) -> new IdempotencyKey(rs.getString(1), rs.getString(2), rs.getString(3)));
-			List<IdempotencyKey> archived = keys.stream()
+			List<Object[]> keys = this.jdbc.query(candidates, params.addValue("candidates", 2 * this.batchSize),
+					(rs, n) -> new Object[] { rs.getString(1), rs.getString(2), rs.getString(3) });
+			if (keys.isEmpty()) {
+				return List.of();
+			}
+			List<Locked> locked = this.jdbc.query(lock, params.addValue("keys", keys), (rs, n) -> new Locked(
+					rs.getString(1), rs.getString(2), rs.getString(3), "RELEASED".equals(rs.getString(4))));
+			List<Locked> archived = locked.stream()
 				.filter((key) -> this.archivedOperations.contains(key.operation()))
 				.toList();
+			updateAll(this.statements.archiveByKeys(), archived);
+			updateAll(this.statements.archiveReferencesByKeys(), archived);
+			updateEach(this.statements.deleteReferencesByKey(), locked);
+			updateEach(this.statements.deleteByKey(), locked);
 			Map<String, long[]> counts = new LinkedHashMap<>();
-			tally(counts, archived, update(this.statements.archiveByKey(), archived), 1);
-			update(this.statements.archiveReferencesByKey(), archived);
-			update(this.statements.deleteReferencesByKey(), keys);
-			tally(counts, keys, update(this.statements.deleteByKey(), keys), 0);
+			for (Locked key : locked) {
+				long[] count = counts.computeIfAbsent(key.operation(), (operation) -> new long[2]);
+				count[0]++;
+				if (!key.released() && this.archivedOperations.contains(key.operation())) {
+					count[1]++;
+				}
+			}
 			List<PurgedRecords> purged = new ArrayList<>(counts.size());
 			counts.forEach((operation, count) -> purged.add(new PurgedRecords(operation, count[0], count[1])));
 			return purged;
 		});
 	}
 
-	private int[] update(String statement, List<IdempotencyKey> keys) {
-		if (keys.isEmpty()) {
-			return new int[0];
+	/**
+	 * Run a statement once for all the keys, as its parameter {@code keys}.
+	 */
+	private void updateAll(String statement, List<Locked> keys) {
+		if (!keys.isEmpty()) {
+			this.jdbc.update(statement, new MapSqlParameterSource("keys",
+					keys.stream().map((key) -> new Object[] { key.tenant(), key.operation(), key.key() }).toList()));
 		}
-		return this.jdbc.batchUpdate(statement, keys.stream()
-			.map((key) -> new MapSqlParameterSource("tenant", key.tenant()).addValue("operation", key.operation())
-				.addValue("key", key.key()))
-			.toArray(SqlParameterSource[]::new));
 	}
 
-	private static void tally(Map<String, long[]> counts, List<IdempotencyKey> keys, int[] rows, int slot) {
-		for (int i = 0; i < rows.length; i++) {
-			if (rows[i] > 0) {
-				counts.computeIfAbsent(keys.get(i).operation(), (operation) -> new long[2])[slot] += rows[i];
-			}
+	/**
+	 * Run a statement once per key, in one batch.
+	 */
+	private void updateEach(String statement, List<Locked> keys) {
+		if (!keys.isEmpty()) {
+			this.jdbc.batchUpdate(statement, keys.stream()
+				.map((key) -> new MapSqlParameterSource("tenant", key.tenant()).addValue("operation", key.operation())
+					.addValue("key", key.key()))
+				.toArray(SqlParameterSource[]::new));
 		}
+	}
+
+	/**
+	 * The key of a record that a batch locked, and whether a transient failure released it.
+	 */
+	private record Locked(String tenant, String operation, String key, boolean released) {
+
 	}
 
 }

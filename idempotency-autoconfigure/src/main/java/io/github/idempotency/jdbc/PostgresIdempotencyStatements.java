@@ -3,9 +3,31 @@ package io.github.idempotency.jdbc;
 /**
  * The statements on PostgreSQL. The request path reads {@code clock_timestamp()}, the time at the
  * moment it is read; statements that scan read {@code statement_timestamp()}, stable for the whole
- * statement, so that the planner can use it as an index bound.
+ * statement, so that the planner can use it as an index bound. What PostgreSQL writes otherwise:
+ * the claim reads and inserts in one statement, and an archiving take-over and a purge batch are
+ * one statement each, which lock with {@code FOR UPDATE SKIP LOCKED}.
  */
 final class PostgresIdempotencyStatements extends IdempotencyStatements {
+
+	@Override
+	String now() {
+		return "clock_timestamp()";
+	}
+
+	@Override
+	String statementTime() {
+		return "statement_timestamp()";
+	}
+
+	@Override
+	String plusMillis(String time, String millis) {
+		return time + " + (" + millis + " * INTERVAL '1 millisecond')";
+	}
+
+	@Override
+	String millisBetween(String from, String to) {
+		return "CAST(EXTRACT(EPOCH FROM (" + to + " - " + from + ")) * 1000 AS BIGINT)";
+	}
 
 	@Override
 	boolean claimReturnsExisting() {
@@ -15,33 +37,23 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 	/**
 	 * Reads the record first and inserts only when there is none, so that a replay costs one index
 	 * read and no write; the insert is {@code ON CONFLICT DO NOTHING}, so that a race never aborts
-	 * an enclosing transaction (it then returns no row, and is retried). A record in progress whose
-	 * lease lives keeps its key past its expiry: the TTL bounds how long a response is replayed,
-	 * never how long an operation may run.
+	 * an enclosing transaction (it then returns no row, and is retried).
 	 * <p>
 	 * The claim commits synchronously: the operation may act outside the database before
 	 * anything else of it commits, so a claim lost in a crash would let a retry run it again.
 	 */
 	@Override
 	String claim() {
+		String now = now();
 		return """
 				WITH existing AS (
-				  SELECT status, request_fingerprint, fencing_token, locked_until, created_at, completed_at,
-				    expires_at, response_status, response_headers, response_body, attempts, last_failure,
-				    last_failure_at,
-				    (expires_at <= clock_timestamp()
-				      AND (status <> 'IN_PROGRESS' OR locked_until <= clock_timestamp())) AS expired,
-				    (locked_until IS NOT NULL AND locked_until <= clock_timestamp()) AS lease_expired,
-				    GREATEST(0, CAST(EXTRACT(EPOCH FROM (locked_until - clock_timestamp())) * 1000 AS BIGINT))
-				      AS lease_remaining_ms
+				  SELECT %s
 				  FROM idempotency_record
 				  WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
 				), claimed AS (
 				  INSERT INTO idempotency_record (tenant_id, operation, idempotency_key, status, request_fingerprint,
 				    fencing_token, locked_until, created_at, expires_at)
-				  SELECT :tenant, :operation, :key, 'IN_PROGRESS', :fingerprint, :token,
-				    clock_timestamp() + (:leaseMillis * INTERVAL '1 millisecond'), clock_timestamp(),
-				    clock_timestamp() + (:ttlMillis * INTERVAL '1 millisecond')
+				  SELECT :tenant, :operation, :key, 'IN_PROGRESS', :fingerprint, :token, %s, %s, %s
 				  WHERE NOT EXISTS (SELECT 1 FROM existing)
 				  ON CONFLICT (tenant_id, operation, idempotency_key) DO NOTHING
 				  RETURNING 1
@@ -55,49 +67,7 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 				FROM claimed
 				UNION ALL
 				SELECT FALSE, existing.* FROM existing
-				""";
-	}
-
-	@Override
-	String select() {
-		return """
-				SELECT FALSE AS claimed, status, request_fingerprint, fencing_token, locked_until, created_at,
-				  completed_at, expires_at, response_status, response_headers, response_body, attempts, last_failure,
-				  last_failure_at,
-				  (expires_at <= clock_timestamp()
-				    AND (status <> 'IN_PROGRESS' OR locked_until <= clock_timestamp())) AS expired,
-				  (locked_until IS NOT NULL AND locked_until <= clock_timestamp()) AS lease_expired,
-				  GREATEST(0, CAST(EXTRACT(EPOCH FROM (locked_until - clock_timestamp())) * 1000 AS BIGINT))
-				    AS lease_remaining_ms
-				FROM idempotency_record
-				WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
-				""";
-	}
-
-	/**
-	 * Takes over an expired record, a released one or a run-out lease; the take-over of a lease
-	 * records it as the last failure, and a claim of an expired record ({@code :attempt} 1)
-	 * forgets the failures of the record it replaces.
-	 */
-	@Override
-	String takeOver() {
-		return """
-				UPDATE idempotency_record
-				SET status = 'IN_PROGRESS', request_fingerprint = :fingerprint, fencing_token = :newToken,
-				  locked_until = clock_timestamp() + (:leaseMillis * INTERVAL '1 millisecond'),
-				  created_at = clock_timestamp(), completed_at = NULL,
-				  expires_at = clock_timestamp() + (:ttlMillis * INTERVAL '1 millisecond'),
-				  response_status = NULL, response_headers = NULL, response_body = NULL, attempts = :attempt,
-				  last_failure = CASE WHEN :attempt = 1 THEN NULL WHEN status = 'IN_PROGRESS' THEN 'lease expired'
-				    ELSE last_failure END,
-				  last_failure_at = CASE WHEN :attempt = 1 THEN NULL WHEN status = 'IN_PROGRESS' THEN clock_timestamp()
-				    ELSE last_failure_at END
-				WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
-				  AND fencing_token = :oldToken
-				  AND ((expires_at <= clock_timestamp()
-				      AND (status <> 'IN_PROGRESS' OR locked_until <= clock_timestamp()))
-				    OR (status = 'IN_PROGRESS' AND locked_until <= clock_timestamp()) OR status = 'RELEASED')
-				""";
+				""".formatted(recordColumns(now), plusMillis(now, ":leaseMillis"), now, plusMillis(now, ":ttlMillis"));
 	}
 
 	/**
@@ -107,21 +77,19 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 	 */
 	@Override
 	String takeOverArchiving() {
+		String now = now();
 		return """
 				WITH old AS (
 				  SELECT tenant_id, operation, idempotency_key, status, request_fingerprint, fencing_token, created_at,
 				    completed_at, expires_at, response_status, response_headers, response_body
 				  FROM idempotency_record
 				  WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
-				    AND fencing_token = :oldToken AND expires_at <= clock_timestamp()
-				    AND (status <> 'IN_PROGRESS' OR locked_until <= clock_timestamp())
+				    AND fencing_token = :oldToken AND %4$s
 				  FOR UPDATE
 				), taken AS (
 				  UPDATE idempotency_record r
 				  SET status = 'IN_PROGRESS', request_fingerprint = :fingerprint, fencing_token = :newToken,
-				    locked_until = clock_timestamp() + (:leaseMillis * INTERVAL '1 millisecond'),
-				    created_at = clock_timestamp(), completed_at = NULL,
-				    expires_at = clock_timestamp() + (:ttlMillis * INTERVAL '1 millisecond'),
+				    locked_until = %2$s, created_at = %1$s, completed_at = NULL, expires_at = %3$s,
 				    response_status = NULL, response_headers = NULL, response_body = NULL, attempts = 1,
 				    last_failure = NULL, last_failure_at = NULL
 				  FROM old
@@ -133,45 +101,12 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 				    request_fingerprint, fencing_token, created_at, completed_at, expires_at, response_status,
 				    response_headers, response_body, archived_at)
 				  SELECT tenant_id, operation, idempotency_key, status, request_fingerprint, fencing_token, created_at,
-				    completed_at, expires_at, response_status, response_headers, response_body, clock_timestamp()
+				    completed_at, expires_at, response_status, response_headers, response_body, %1$s
 				  FROM old
 				  WHERE EXISTS (SELECT 1 FROM taken) AND old.status <> 'RELEASED'
 				)
 				SELECT count(*) FROM taken
-				""";
-	}
-
-	@Override
-	String archiveRecord() {
-		return """
-				INSERT INTO idempotency_record_archive (tenant_id, operation, idempotency_key, status,
-				  request_fingerprint, fencing_token, created_at, completed_at, expires_at, response_status,
-				  response_headers, response_body, archived_at)
-				VALUES (:tenant, :operation, :key, :status, :fingerprint, :token, :createdAt, :completedAt, :expiresAt,
-				  :responseStatus, :responseHeaders, :responseBody, clock_timestamp())
-				""";
-	}
-
-	@Override
-	String complete() {
-		return """
-				UPDATE idempotency_record
-				SET status = 'COMPLETED', response_status = :responseStatus, response_headers = :responseHeaders,
-				  response_body = :responseBody, completed_at = clock_timestamp(),
-				  expires_at = clock_timestamp() + (:ttlMillis * INTERVAL '1 millisecond'), locked_until = NULL
-				WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
-				  AND fencing_token = :token AND status = 'IN_PROGRESS'
-				""";
-	}
-
-	@Override
-	String extendLease() {
-		return """
-				UPDATE idempotency_record
-				SET locked_until = clock_timestamp() + (:leaseMillis * INTERVAL '1 millisecond')
-				WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
-				  AND fencing_token = :token AND status = 'IN_PROGRESS'
-				""";
+				""".formatted(now, plusMillis(now, ":leaseMillis"), plusMillis(now, ":ttlMillis"), expired(now));
 	}
 
 	@Override
@@ -186,47 +121,7 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 	 */
 	@Override
 	String purgeExpired() {
-		return """
-				WITH batch AS (
-				  SELECT tenant_id, operation, idempotency_key
-				  FROM idempotency_record
-				  WHERE status <> 'IN_PROGRESS' AND expires_at <= statement_timestamp()
-				  LIMIT :batchSize
-				  FOR UPDATE SKIP LOCKED
-				), deleted AS (
-				  DELETE FROM idempotency_record r
-				  USING batch b
-				  WHERE r.tenant_id = b.tenant_id AND r.operation = b.operation
-				    AND r.idempotency_key = b.idempotency_key
-				  RETURNING r.*
-				), archived AS (
-				  INSERT INTO idempotency_record_archive (tenant_id, operation, idempotency_key, status,
-				    request_fingerprint, fencing_token, created_at, completed_at, expires_at, response_status,
-				    response_headers, response_body, archived_at)
-				  SELECT tenant_id, operation, idempotency_key, status, request_fingerprint, fencing_token, created_at,
-				    completed_at, expires_at, response_status, response_headers, response_body, statement_timestamp()
-				  FROM deleted
-				  WHERE operation = ANY (:archivedOperations) AND status <> 'RELEASED'
-				  RETURNING operation
-				), references_archived AS (
-				  INSERT INTO idempotency_reference_archive (tenant_id, operation, idempotency_key, reference_name,
-				    reference_value, created_at, archived_at)
-				  SELECT r.tenant_id, r.operation, r.idempotency_key, r.reference_name, r.reference_value, r.created_at,
-				    statement_timestamp()
-				  FROM idempotency_reference r
-				  JOIN deleted d ON r.tenant_id = d.tenant_id AND r.operation = d.operation
-				    AND r.idempotency_key = d.idempotency_key
-				  WHERE d.operation = ANY (:archivedOperations)
-				), references_deleted AS (
-				  DELETE FROM idempotency_reference r
-				  USING deleted d
-				  WHERE r.tenant_id = d.tenant_id AND r.operation = d.operation AND r.idempotency_key = d.idempotency_key
-				)
-				SELECT d.operation, count(*) AS deleted,
-				  (SELECT count(*) FROM archived a WHERE a.operation = d.operation) AS archived
-				FROM deleted d
-				GROUP BY d.operation
-				""";
+		return purgeBatch(expiredForPurge());
 	}
 
 	/**
@@ -234,12 +129,15 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 	 */
 	@Override
 	String purgeStuck() {
+		return purgeBatch(stuckForPurge());
+	}
+
+	private String purgeBatch(String condition) {
 		return """
 				WITH batch AS (
 				  SELECT tenant_id, operation, idempotency_key
 				  FROM idempotency_record
-				  WHERE status = 'IN_PROGRESS'
-				    AND locked_until <= statement_timestamp() - (:stuckAfterMillis * INTERVAL '1 millisecond')
+				  WHERE %1$s
 				  LIMIT :batchSize
 				  FOR UPDATE SKIP LOCKED
 				), deleted AS (
@@ -253,7 +151,7 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 				    request_fingerprint, fencing_token, created_at, completed_at, expires_at, response_status,
 				    response_headers, response_body, archived_at)
 				  SELECT tenant_id, operation, idempotency_key, status, request_fingerprint, fencing_token, created_at,
-				    completed_at, expires_at, response_status, response_headers, response_body, statement_timestamp()
+				    completed_at, expires_at, response_status, response_headers, response_body, %2$s
 				  FROM deleted
 				  WHERE operation = ANY (:archivedOperations) AND status <> 'RELEASED'
 				  RETURNING operation
@@ -261,7 +159,7 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 				  INSERT INTO idempotency_reference_archive (tenant_id, operation, idempotency_key, reference_name,
 				    reference_value, created_at, archived_at)
 				  SELECT r.tenant_id, r.operation, r.idempotency_key, r.reference_name, r.reference_value, r.created_at,
-				    statement_timestamp()
+				    %2$s
 				  FROM idempotency_reference r
 				  JOIN deleted d ON r.tenant_id = d.tenant_id AND r.operation = d.operation
 				    AND r.idempotency_key = d.idempotency_key
@@ -275,74 +173,7 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 				  (SELECT count(*) FROM archived a WHERE a.operation = d.operation) AS archived
 				FROM deleted d
 				GROUP BY d.operation
-				""";
-	}
-
-	@Override
-	String archiveByKey() {
-		return """
-				INSERT INTO idempotency_record_archive (tenant_id, operation, idempotency_key, status,
-				  request_fingerprint, fencing_token, created_at, completed_at, expires_at, response_status,
-				  response_headers, response_body, archived_at)
-				SELECT tenant_id, operation, idempotency_key, status, request_fingerprint, fencing_token, created_at,
-				  completed_at, expires_at, response_status, response_headers, response_body, clock_timestamp()
-				FROM idempotency_record
-				WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
-				  AND status <> 'RELEASED'
-				""";
-	}
-
-	@Override
-	String countByOperation() {
-		return """
-				SELECT operation, status, count(*) AS records,
-				  count(CASE WHEN expires_at <= statement_timestamp()
-				    AND (status <> 'IN_PROGRESS' OR locked_until <= statement_timestamp()) THEN 1 END) AS expired,
-				  count(CASE WHEN status = 'IN_PROGRESS' AND locked_until <= statement_timestamp() THEN 1 END) AS stuck
-				FROM idempotency_record
-				GROUP BY operation, status
-				""";
-	}
-
-	@Override
-	String describe() {
-		return """
-				SELECT status, request_fingerprint, locked_until, created_at, completed_at, expires_at,
-				  response_status, OCTET_LENGTH(response_body) AS response_bytes, attempts, last_failure,
-				  last_failure_at,
-				  (expires_at <= clock_timestamp()
-				    AND (status <> 'IN_PROGRESS' OR locked_until <= clock_timestamp())) AS expired,
-				  (locked_until IS NOT NULL AND locked_until <= clock_timestamp()) AS lease_expired
-				FROM idempotency_record
-				WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
-				""";
-	}
-
-	@Override
-	String release() {
-		return """
-				UPDATE idempotency_record
-				SET status = 'RELEASED', locked_until = NULL, last_failure = :failure,
-				  last_failure_at = clock_timestamp(), expires_at = clock_timestamp() + (expires_at - created_at)
-				WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
-				  AND fencing_token = :token AND status = 'IN_PROGRESS'
-				""";
-	}
-
-	/**
-	 * Reads the partial index of keys that ran more than once, most attempts first.
-	 */
-	@Override
-	String repeatedFailures() {
-		return """
-				SELECT operation, idempotency_key, status, attempts, last_failure, last_failure_at
-				FROM idempotency_record
-				WHERE attempts > 1 AND (CAST(:operation AS VARCHAR) IS NULL OR operation = :operation)
-				  AND NOT (expires_at <= statement_timestamp()
-				    AND (status <> 'IN_PROGRESS' OR locked_until <= statement_timestamp()))
-				ORDER BY attempts DESC, last_failure_at DESC NULLS LAST
-				LIMIT :limit
-				""";
+				""".formatted(condition, statementTime());
 	}
 
 	/**
@@ -351,25 +182,16 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 	 */
 	@Override
 	String advanceSequence() {
+		String now = now();
 		return """
 				INSERT INTO idempotency_sequence (tenant_id, scope, highest_sequence, updated_at, expires_at)
-				VALUES (:tenant, :scope, :sequence, clock_timestamp(),
-				  clock_timestamp() + (:ttlMillis * INTERVAL '1 millisecond'))
+				VALUES (:tenant, :scope, :sequence, %s, %s)
 				ON CONFLICT (tenant_id, scope) DO UPDATE
 				SET highest_sequence = EXCLUDED.highest_sequence, updated_at = EXCLUDED.updated_at,
 				  expires_at = EXCLUDED.expires_at
 				WHERE idempotency_sequence.highest_sequence <= EXCLUDED.highest_sequence
-				  OR idempotency_sequence.expires_at <= clock_timestamp()
-				""";
-	}
-
-	@Override
-	String selectSequence() {
-		return """
-				SELECT highest_sequence
-				FROM idempotency_sequence
-				WHERE tenant_id = :tenant AND scope = :scope AND expires_at > clock_timestamp()
-				""";
+				  OR idempotency_sequence.expires_at <= %s
+				""".formatted(now, plusMillis(now, ":ttlMillis"), now);
 	}
 
 	@Override
@@ -378,38 +200,26 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 				WITH batch AS (
 				  SELECT tenant_id, scope
 				  FROM idempotency_sequence
-				  WHERE expires_at <= statement_timestamp()
+				  WHERE expires_at <= %s
 				  LIMIT :batchSize
 				  FOR UPDATE SKIP LOCKED
 				)
 				DELETE FROM idempotency_sequence s
 				USING batch b
 				WHERE s.tenant_id = b.tenant_id AND s.scope = b.scope
-				""";
+				""".formatted(statementTime());
 	}
 
 	@Override
 	String addReference() {
+		String now = now();
 		return """
 				INSERT INTO idempotency_reference (tenant_id, operation, idempotency_key, reference_name,
 				  reference_value, created_at, expires_at)
-				VALUES (:tenant, :operation, :key, :name, :value, clock_timestamp(),
-				  clock_timestamp() + (:ttlMillis * INTERVAL '1 millisecond'))
+				VALUES (:tenant, :operation, :key, :name, :value, %s, %s)
 				ON CONFLICT (tenant_id, operation, idempotency_key, reference_name, reference_value) DO UPDATE
 				SET expires_at = GREATEST(idempotency_reference.expires_at, EXCLUDED.expires_at)
-				""";
-	}
-
-	@Override
-	String archiveReferencesByKey() {
-		return """
-				INSERT INTO idempotency_reference_archive (tenant_id, operation, idempotency_key, reference_name,
-				  reference_value, created_at, archived_at)
-				SELECT tenant_id, operation, idempotency_key, reference_name, reference_value, created_at,
-				  clock_timestamp()
-				FROM idempotency_reference
-				WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
-				""";
+				""".formatted(now, plusMillis(now, ":ttlMillis"));
 	}
 
 	/**
@@ -422,7 +232,7 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 				WITH batch AS (
 				  SELECT r.tenant_id, r.operation, r.idempotency_key, r.reference_name, r.reference_value
 				  FROM idempotency_reference r
-				  WHERE r.expires_at <= statement_timestamp()
+				  WHERE r.expires_at <= %1$s
 				    AND NOT EXISTS (SELECT 1 FROM idempotency_record rec WHERE rec.tenant_id = r.tenant_id
 				      AND rec.operation = r.operation AND rec.idempotency_key = r.idempotency_key)
 				  LIMIT :batchSize
@@ -436,41 +246,12 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 				), archived AS (
 				  INSERT INTO idempotency_reference_archive (tenant_id, operation, idempotency_key, reference_name,
 				    reference_value, created_at, archived_at)
-				  SELECT tenant_id, operation, idempotency_key, reference_name, reference_value, created_at,
-				    statement_timestamp()
+				  SELECT tenant_id, operation, idempotency_key, reference_name, reference_value, created_at, %1$s
 				  FROM deleted
 				  WHERE operation = ANY (:archivedOperations)
 				)
 				SELECT count(*) FROM deleted
-				""";
-	}
-
-	@Override
-	String archiveOrphanReferences() {
-		throw new UnsupportedOperationException("PostgreSQL purges orphan references in one statement");
-	}
-
-	@Override
-	String deleteOrphanReferences() {
-		throw new UnsupportedOperationException("PostgreSQL purges orphan references in one statement");
-	}
-
-	@Override
-	String releaseStuck() {
-		return """
-				DELETE FROM idempotency_record
-				WHERE tenant_id = :tenant AND operation = :operation AND idempotency_key = :key
-				  AND status = 'IN_PROGRESS' AND (:force OR locked_until <= clock_timestamp())
-				""";
-	}
-
-	@Override
-	String countStuck() {
-		return """
-				SELECT count(*)
-				FROM idempotency_record
-				WHERE status = 'IN_PROGRESS' AND locked_until <= statement_timestamp()
-				""";
+				""".formatted(statementTime());
 	}
 
 }

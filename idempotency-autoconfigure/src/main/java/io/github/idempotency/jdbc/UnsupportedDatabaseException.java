@@ -4,14 +4,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown when the JDBC store is to keep its records in a database it has no statements and
- * migrations for: one other than PostgreSQL and H2.
+ * migrations for: one other than PostgreSQL, MariaDB 10.6 or later, and H2.
  */
 class UnsupportedDatabaseException extends IllegalStateException {
 
 	private final @Nullable String product;
 
 	UnsupportedDatabaseException(@Nullable String product) {
-		super("The idempotency store supports PostgreSQL and H2, not '" + product
+		super("The idempotency store supports PostgreSQL, MariaDB 10.6 or later and H2, not '" + product
 				+ "'; define an IdempotencyStore bean of your own for other databases");
 		this.product = product;
 	}

@@ -5,16 +5,16 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 
 
 /**
- * Explains a start-up of the JDBC store on a database other than PostgreSQL and H2, and the ways
- * out, such as a test context on another database.
+ * Explains a start-up of the JDBC store on a database other than PostgreSQL, MariaDB and H2, and
+ * the ways out, such as a test context on another database.
  */
 class UnsupportedDatabaseFailureAnalyzer extends AbstractFailureAnalyzer<UnsupportedDatabaseException> {
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, UnsupportedDatabaseException cause) {
 		return new FailureAnalysis("The application's DataSource is " + cause.product() + " (as its JDBC driver "
-				+ "names it), and the idempotency starter's JDBC store supports PostgreSQL and H2 only, so "
-				+ "@Idempotent methods would have no store for their records.", """
+				+ "names it), and the idempotency starter's JDBC store supports PostgreSQL, MariaDB 10.6 or later "
+				+ "and H2 only, so @Idempotent methods would have no store for their records.", """
 				Do one of these for this application context:
 				    - set idempotency.enabled=false to turn the starter off where idempotency is not under test, \
 				such as a test context on another database (@Idempotent methods then run unguarded);
@@ -22,7 +22,7 @@ class UnsupportedDatabaseFailureAnalyzer extends AbstractFailureAnalyzer<Unsuppo
 				tables in it);
 				    - keep the records in Redis: add spring-boot-starter-data-redis and set \
 				idempotency.store.type=redis;
-				    - or run on PostgreSQL or H2.""", cause);
+				    - or run on PostgreSQL, MariaDB 10.6 or later, or H2.""", cause);
 	}
 
 }

@@ -33,7 +33,7 @@ class HsqldbStartupTests {
 		assertThatException().isThrownBy(() -> start(hsqldb()).close());
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("HSQL Database Engine")
-			.contains("PostgreSQL and H2")
+			.contains("PostgreSQL, MariaDB 10.6 or later and H2")
 			.contains("idempotency.enabled=false")
 			.contains("IdempotencyStore bean of your own");
 	}

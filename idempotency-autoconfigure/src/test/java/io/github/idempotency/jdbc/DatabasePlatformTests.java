@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import io.github.idempotency.test.TestDataSources;
+import io.github.idempotency.testsupport.MariaDbTestDatabase;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +27,37 @@ class DatabasePlatformTests {
 	@Test
 	void recognizesH2FromItsDataSource() {
 		assertThat(DatabasePlatform.of(TestDataSources.h2())).isEqualTo(DatabasePlatform.H2);
+	}
+
+	@Test
+	void recognizesMariadbFromItsDataSource() {
+		try (HikariDataSource dataSource = TestDataSources.mariadb(MariaDbTestDatabase.create("platform"), 1)) {
+			assertThat(DatabasePlatform.of(dataSource)).isEqualTo(DatabasePlatform.MARIADB);
+		}
+	}
+
+	/**
+	 * MySQL's driver names a MariaDB server MySQL; its version tells.
+	 */
+	@Test
+	void recognizesMariadbByItsVersionWhateverTheDriverNamesIt() {
+		assertThat(DatabasePlatform.of(new DatabasePlatform.Product("MariaDB", "10.11.19-MariaDB-0+deb12u1", 10, 11)))
+			.isEqualTo(DatabasePlatform.MARIADB);
+		assertThat(DatabasePlatform.of(new DatabasePlatform.Product("MySQL", "5.5.5-10.6.21-MariaDB", 10, 6)))
+			.isEqualTo(DatabasePlatform.MARIADB);
+		assertThat(DatabasePlatform.of(new DatabasePlatform.Product("MariaDB", "11.4.5-MariaDB", 11, 4)))
+			.isEqualTo(DatabasePlatform.MARIADB);
+	}
+
+	@Test
+	void refusesMariadbBeforeTenSixAndMysql() {
+		assertThatExceptionOfType(UnsupportedDatabaseException.class)
+			.isThrownBy(() -> DatabasePlatform.of(new DatabasePlatform.Product("MariaDB", "10.5.27-MariaDB", 10, 5)))
+			.withMessageContaining("MariaDB 10.6 or later")
+			.withMessageContaining("10.5.27");
+		assertThatExceptionOfType(UnsupportedDatabaseException.class)
+			.isThrownBy(() -> DatabasePlatform.of(new DatabasePlatform.Product("MySQL", "8.4.5", 8, 4)))
+			.withMessageContaining("'MySQL'");
 	}
 
 	@Test

@@ -16,6 +16,8 @@ import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import io.github.idempotency.jdbc.IdempotencyColumns.Shortfall;
 import io.github.idempotency.test.StarterColumns;
+import io.github.idempotency.test.TestDataSources;
+import io.github.idempotency.testsupport.MariaDbTestDatabase;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -98,6 +100,32 @@ class IdempotencySchemaCheckTests {
 	}
 
 	@Test
+	void aMediumblobBodyAndANotNullFailureColumnOnMariadbFailTheStartWithTheirRepairs() {
+		MariaDbTestDatabase database = MariaDbTestDatabase.create("schemacheck");
+		DataSource dataSource = new SimpleDriverDataSource(new org.mariadb.jdbc.Driver(), database.url(),
+				database.username(), database.password());
+		TestDataSources.migrate(dataSource);
+		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+		jdbc.execute("ALTER TABLE idempotency_record MODIFY COLUMN response_body MEDIUMBLOB");
+		jdbc.execute("ALTER TABLE idempotency_record MODIFY COLUMN last_failure VARCHAR(255) NOT NULL DEFAULT ''");
+		String[] properties = { "spring.datasource.url=" + database.url(),
+				"spring.datasource.username=" + database.username(),
+				"spring.datasource.password=" + database.password() };
+		this.runner.withPropertyValues(properties).run((context) -> {
+			FailureAnalysis analysis = new IdempotencySchemaMismatchFailureAnalyzer()
+				.analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("mariadb", "idempotency_record.response_body is MEDIUMBLOB",
+					"not LONGBLOB", "idempotency_record.last_failure is NOT NULL");
+			assertThat(analysis.getAction()).contains(
+					"ALTER TABLE idempotency_record MODIFY COLUMN response_body LONGBLOB NULL;",
+					"ALTER TABLE idempotency_record MODIFY COLUMN last_failure VARCHAR(255) NULL;",
+					"classpath:io/github/idempotency/jdbc/schema-mariadb.sql");
+			repair(dataSource, context.getStartupFailure());
+		});
+		this.runner.withPropertyValues(properties).run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void aMissingTableIsNamedAndTheShippedScriptHasIt() {
 		String url = "jdbc:h2:mem:schemacheck_" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1";
 		DataSource dataSource = new SimpleDriverDataSource(new org.h2.Driver(), url, "sa", "");
@@ -113,12 +141,18 @@ class IdempotencySchemaCheckTests {
 	}
 
 	@Test
-	void tablesAsTheMigrationsMadeThemPassOnBothDatabases() {
+	void tablesAsTheMigrationsMadeThemPassOnEveryDatabase() {
 		PostgresTestDatabase database = PostgresTestDatabase.create("schemacheckok");
 		this.runner
 			.withPropertyValues("spring.datasource.url=" + database.url(),
 					"spring.datasource.username=" + database.username(),
 					"spring.datasource.password=" + database.password())
+			.run((context) -> assertThat(context).hasNotFailed());
+		MariaDbTestDatabase mariadb = MariaDbTestDatabase.create("schemacheckok");
+		this.runner
+			.withPropertyValues("spring.datasource.url=" + mariadb.url(),
+					"spring.datasource.username=" + mariadb.username(),
+					"spring.datasource.password=" + mariadb.password())
 			.run((context) -> assertThat(context).hasNotFailed());
 		this.runner.run((context) -> assertThat(context).hasNotFailed());
 	}

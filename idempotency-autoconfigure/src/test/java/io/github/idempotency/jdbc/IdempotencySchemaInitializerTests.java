@@ -50,6 +50,23 @@ abstract class IdempotencySchemaInitializerTests {
 	protected void dropDatabase(DataSource dataSource) {
 	}
 
+	/**
+	 * Return an SQL expression of the schema that the data source's connections use.
+	 * @return the expression
+	 */
+	protected String currentSchema() {
+		return "CURRENT_SCHEMA";
+	}
+
+	/**
+	 * Quote an identifier as the database does.
+	 * @param identifier the identifier
+	 * @return it quoted
+	 */
+	protected String quote(String identifier) {
+		return "\"" + identifier + "\"";
+	}
+
 	@BeforeEach
 	void setUp() {
 		this.dataSource = createDatabase();
@@ -180,8 +197,8 @@ abstract class IdempotencySchemaInitializerTests {
 	}
 
 	private boolean tableExists(String name) {
-		return this.jdbc.queryForObject(
-				"SELECT count(*) FROM information_schema.tables WHERE LOWER(table_name) = ?", Long.class, name) > 0;
+		return this.jdbc.queryForObject("SELECT count(*) FROM information_schema.tables WHERE LOWER(table_name) = ? "
+				+ "AND table_schema = " + currentSchema(), Long.class, name) > 0;
 	}
 
 	/**
@@ -190,8 +207,8 @@ abstract class IdempotencySchemaInitializerTests {
 	 */
 	private List<Tuple> history(String table) {
 		return this.jdbc
-			.queryForList("SELECT \"version\", \"success\" FROM \"" + table + "\" WHERE \"type\" = 'SQL' "
-					+ "ORDER BY \"installed_rank\"")
+			.queryForList("SELECT " + quote("version") + ", " + quote("success") + " FROM " + quote(table) + " WHERE "
+					+ quote("type") + " = 'SQL' ORDER BY " + quote("installed_rank"))
 			.stream()
 			.map((Map<String, Object> row) -> tuple(row.get("version"), row.get("success")))
 			.toList();

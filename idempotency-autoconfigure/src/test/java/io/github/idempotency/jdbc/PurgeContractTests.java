@@ -76,7 +76,7 @@ abstract class PurgeContractTests {
 			.isEqualTo(3000);
 		assertThat(this.records.archived("operation <> 'payments'")).isZero();
 		assertThat(new JdbcTemplate(dataSource()).queryForObject("SELECT count(*) FROM (SELECT DISTINCT tenant_id, "
-				+ "operation, idempotency_key FROM idempotency_record_archive) keys", Long.class))
+				+ "operation, idempotency_key FROM idempotency_record_archive) archived_keys", Long.class))
 			.isEqualTo(3000);
 	}
 

@@ -12,6 +12,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 import io.github.idempotency.test.TestDataSources;
+import io.github.idempotency.testsupport.MariaDbTestDatabase;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,6 +44,30 @@ class SchemaScriptTests {
 			assertThat(rows(scripted, columns)).hasSize(50).isEqualTo(rows(migrated, columns));
 			assertThat(rows(scripted, indexes)).hasSize(13).isEqualTo(rows(migrated, indexes));
 			assertThat(rows(scripted, constraints)).hasSize(6).isEqualTo(rows(migrated, constraints));
+		}
+	}
+
+	@Test
+	void theMariadbScriptCreatesTheTablesColumnsIndexesAndConstraintsTheMigrationsCreate() {
+		try (HikariDataSource migrated = TestDataSources.mariadb(MariaDbTestDatabase.create("migrated"), 2);
+				HikariDataSource scripted = TestDataSources.mariadb(MariaDbTestDatabase.create("scripted"), 2)) {
+			TestDataSources.migrate(migrated);
+			runScript(scripted, DatabasePlatform.MARIADB);
+			String columns = "SELECT table_name, column_name, ordinal_position, column_type, is_nullable, "
+					+ "column_default, character_set_name, collation_name, extra FROM information_schema.columns "
+					+ "WHERE table_schema = DATABASE() AND table_name <> '" + HISTORY
+					+ "' ORDER BY table_name, ordinal_position";
+			String indexes = "SELECT table_name, index_name, non_unique, seq_in_index, column_name, sub_part "
+					+ "FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name <> '"
+					+ HISTORY + "' ORDER BY table_name, index_name, seq_in_index";
+			String checks = "SELECT table_name, constraint_name, check_clause FROM information_schema.check_constraints "
+					+ "WHERE constraint_schema = DATABASE() ORDER BY 1, 2";
+			String tables = "SELECT table_name, engine, row_format, table_collation FROM information_schema.tables "
+					+ "WHERE table_schema = DATABASE() AND table_name <> '" + HISTORY + "' ORDER BY table_name";
+			assertThat(rows(scripted, columns)).hasSize(51).isEqualTo(rows(migrated, columns));
+			assertThat(rows(scripted, indexes)).hasSize(24).isEqualTo(rows(migrated, indexes));
+			assertThat(rows(scripted, checks)).hasSize(1).isEqualTo(rows(migrated, checks));
+			assertThat(rows(scripted, tables)).hasSize(5).isEqualTo(rows(migrated, tables));
 		}
 	}
 

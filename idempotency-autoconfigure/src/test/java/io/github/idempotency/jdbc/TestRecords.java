@@ -24,8 +24,11 @@ public final class TestRecords {
 
 	public TestRecords(JdbcTemplate jdbc, DatabasePlatform platform) {
 		this.jdbc = jdbc;
-		String inMillis = (platform == DatabasePlatform.POSTGRESQL) ? "now() + (? * INTERVAL '1 millisecond')"
-				: "DATEADD(MILLISECOND, ?, CURRENT_TIMESTAMP)";
+		String inMillis = switch (platform) {
+			case POSTGRESQL -> "now() + (? * INTERVAL '1 millisecond')";
+			case MARIADB -> "TIMESTAMPADD(MICROSECOND, ? * 1000, UTC_TIMESTAMP(6))";
+			case H2 -> "DATEADD(MILLISECOND, ?, CURRENT_TIMESTAMP)";
+		};
 		this.insert = "INSERT INTO idempotency_record (tenant_id, operation, idempotency_key, status, "
 				+ "request_fingerprint, fencing_token, locked_until, created_at, completed_at, expires_at, "
 				+ "response_status, response_headers, response_body) VALUES (?, ?, ?, ?, ?, ?, "
@@ -68,7 +71,7 @@ public final class TestRecords {
 
 	/**
 	 * Return every column of the records matching a condition, ordered by key, with the body as
-	 * text.
+	 * text and the token as a UUID.
 	 */
 	public List<Map<String, Object>> snapshot(String table, String where, Object... arguments) {
 		return this.jdbc.queryForList("SELECT tenant_id, operation, idempotency_key, status, request_fingerprint, "
@@ -78,6 +81,8 @@ public final class TestRecords {
 			.map((row) -> {
 				row.computeIfPresent("response_body",
 						(column, body) -> new String((byte[]) body, StandardCharsets.UTF_8));
+				// MariaDB keeps tokens as text.
+				row.computeIfPresent("fencing_token", (column, token) -> UUID.fromString(token.toString()));
 				return row;
 			})
 			.toList();

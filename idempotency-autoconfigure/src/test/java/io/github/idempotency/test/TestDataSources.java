@@ -10,6 +10,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import io.github.idempotency.jdbc.JdbcIdempotencyStore;
+import io.github.idempotency.testsupport.MariaDbTestDatabase;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 /**
@@ -33,6 +34,24 @@ public final class TestDataSources {
 	 * @return the pool, to be closed by the caller
 	 */
 	public static HikariDataSource postgres(PostgresTestDatabase database, int size) {
+		HikariConfig config = new HikariConfig();
+		config.setJdbcUrl(database.url());
+		config.setUsername(database.username());
+		config.setPassword(database.password());
+		config.setMaximumPoolSize(size);
+		config.setMinimumIdle(0);
+		config.setPoolName("test-" + database.name());
+		return new HikariDataSource(config);
+	}
+
+	/**
+	 * Return a connection pool on a MariaDB test database, which opens connections only as they
+	 * are needed.
+	 * @param database the database
+	 * @param size the largest number of connections
+	 * @return the pool, to be closed by the caller
+	 */
+	public static HikariDataSource mariadb(MariaDbTestDatabase database, int size) {
 		HikariConfig config = new HikariConfig();
 		config.setJdbcUrl(database.url());
 		config.setUsername(database.username());
