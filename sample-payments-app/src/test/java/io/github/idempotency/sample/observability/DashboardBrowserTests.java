@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.NoSuchElementException;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -141,7 +142,7 @@ class DashboardBrowserTests {
 		Carts.createMandate(http);
 
 		browser.get("http://localhost:" + this.port + "/actuator/idempotencydashboard?interval=1");
-		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).untilAsserted(() -> {
+		await().atMost(TIMEOUT).ignoreExceptionsMatching(DashboardBrowserTests::rerendered).untilAsserted(() -> {
 			assertThat(cell(PAYMENTS, "executed")).isEqualTo("2");
 			assertThat(cell(PAYMENTS, "replayed")).isEqualTo("1");
 			assertThat(cell(PAYMENTS, "mismatch")).isEqualTo("1");
@@ -162,9 +163,9 @@ class DashboardBrowserTests {
 				assertThat(pay(http, key, request).statusCode()).isEqualTo(201);
 				assertThat(pay(http, key, request).statusCode()).isEqualTo(201);
 			}
-			await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).until(() -> updates() > updates + 1);
+			await().atMost(TIMEOUT).ignoreExceptionsMatching(DashboardBrowserTests::rerendered).until(() -> updates() > updates + 1);
 		}
-		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).untilAsserted(() -> {
+		await().atMost(TIMEOUT).ignoreExceptionsMatching(DashboardBrowserTests::rerendered).untilAsserted(() -> {
 			assertThat(cell(PAYMENTS, "executed")).isEqualTo("8");
 			assertThat(cell(PAYMENTS, "replayed")).isEqualTo("7");
 			assertThat(browser.findElements(By.cssSelector("#outcomes-chart polyline[data-series='replayed']")))
@@ -179,7 +180,7 @@ class DashboardBrowserTests {
 		CompletableFuture<HttpResponse<byte[]>> held = http.post("/payments").key(stuckKey).json(stuckRequest).sendAsync();
 		assertThat(this.gate.awaitHeld()).isTrue();
 		assertThat(pay(http, stuckKey, stuckRequest).statusCode()).isEqualTo(409);
-		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).untilAsserted(() -> {
+		await().atMost(TIMEOUT).ignoreExceptionsMatching(DashboardBrowserTests::rerendered).untilAsserted(() -> {
 			assertThat(text("in-flight")).isEqualTo("1");
 			assertThat(cell(PAYMENTS, "conflict")).isEqualTo("1");
 			assertThat(field(PAYMENTS, "in-progress")).isEqualTo("1");
@@ -187,7 +188,7 @@ class DashboardBrowserTests {
 		assertThat(this.jdbc.update("UPDATE idempotency_record SET locked_until = now() - interval '1 second' "
 				+ "WHERE operation = ? AND idempotency_key = ? AND status = 'IN_PROGRESS'", PAYMENTS, stuckKey))
 			.isOne();
-		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).untilAsserted(() -> {
+		await().atMost(TIMEOUT).ignoreExceptionsMatching(DashboardBrowserTests::rerendered).untilAsserted(() -> {
 			assertThat(text("stuck-total")).isEqualTo("1");
 			assertThat(field(PAYMENTS, "stuck")).startsWith("1");
 		});
@@ -196,7 +197,7 @@ class DashboardBrowserTests {
 		assertThat(browser.findElement(By.id("release-operation")).getDomProperty("value")).isEqualTo(PAYMENTS);
 		browser.findElement(By.id("release-key")).sendKeys(stuckKey);
 		browser.findElement(By.id("lookup")).click();
-		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).untilAsserted(() -> {
+		await().atMost(TIMEOUT).ignoreExceptionsMatching(DashboardBrowserTests::rerendered).untilAsserted(() -> {
 			assertThat(text("record-details")).contains("IN_PROGRESS").contains("#" + KeyHashes.shortHash(stuckKey));
 			assertThat(browser.findElement(By.cssSelector("[data-field='record-lease']")).getText())
 				.isEqualTo("expired");
@@ -213,11 +214,11 @@ class DashboardBrowserTests {
 
 		browser.findElement(By.id("release")).click();
 		waitFor().until(ExpectedConditions.visibilityOfElementLocated(By.id("confirm-ok"))).click();
-		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class)
+		await().atMost(TIMEOUT).ignoreExceptionsMatching(DashboardBrowserTests::rerendered)
 			.untilAsserted(() -> assertThat(text("release-message"))
 				.isEqualTo("Released #" + KeyHashes.shortHash(stuckKey) + ": the next retry runs the operation again."));
 		assertThat(records(stuckKey)).as("the record after the operator confirmed").isZero();
-		await().atMost(TIMEOUT).ignoreExceptionsInstanceOf(NoSuchElementException.class).untilAsserted(() -> assertThat(text("stuck-total")).isEqualTo("0"));
+		await().atMost(TIMEOUT).ignoreExceptionsMatching(DashboardBrowserTests::rerendered).untilAsserted(() -> assertThat(text("stuck-total")).isEqualTo("0"));
 
 		this.gate.open();
 		HttpResponse<byte[]> lost = held.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
@@ -233,6 +234,14 @@ class DashboardBrowserTests {
 	private long records(String key) {
 		return this.jdbc.queryForObject("SELECT count(*) FROM idempotency_record WHERE operation = ? "
 				+ "AND idempotency_key = ?", Long.class, PAYMENTS, key);
+	}
+
+	/**
+	 * Whether an element was missing or replaced while read: the page renders its rows anew on
+	 * every poll, so an element found a moment ago may be gone.
+	 */
+	private static boolean rerendered(Throwable failure) {
+		return failure instanceof NoSuchElementException || failure instanceof StaleElementReferenceException;
 	}
 
 	private static WebElement row(String operation) {
