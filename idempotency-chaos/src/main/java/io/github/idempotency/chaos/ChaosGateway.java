@@ -128,6 +128,25 @@ public final class ChaosGateway {
 		return this.server.getAddress().getPort();
 	}
 
+	/**
+	 * Wait until at least {@code count} control requests wait for a call, for tests that must send
+	 * a charge only once the control listens.
+	 * @return whether they did within the timeout
+	 */
+	boolean awaitWaiting(int count, long timeoutMillis) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+		synchronized (this.waiters) {
+			while (this.waiters.size() < count) {
+				long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+				if (left <= 0) {
+					return false;
+				}
+				this.waiters.wait(left);
+			}
+			return true;
+		}
+	}
+
 	void stop() throws IOException {
 		this.server.stop(0);
 		this.executor.shutdownNow();
@@ -237,6 +256,7 @@ public final class ChaosGateway {
 					new CompletableFuture<>());
 			synchronized (this.waiters) {
 				this.waiters.add(waiter);
+				this.waiters.notifyAll();
 			}
 			ObjectNode arrival;
 			try {

@@ -109,7 +109,7 @@ class ChaosGatewayTests {
 				throw new IllegalStateException(ex);
 			}
 		});
-		Thread.sleep(200);
+		assertThat(gateway.awaitWaiting(1, 10_000)).as("the control listens").isTrue();
 		charge(gateway, "default:create-payment:fast", "token-a", "c1");
 		assertThat(arrival).isNotDone();
 		charge(gateway, "default:create-payment:slow", "token-b", ChaosGateway.SLOW_PREFIX + "c2");
@@ -137,7 +137,7 @@ class ChaosGatewayTests {
 					throw new IllegalStateException(ex);
 				}
 			});
-			Thread.sleep(200);
+			assertThat(gateway.awaitWaiting(1, 10_000)).as("the control listens").isTrue();
 			charge(gateway, "default:create-payment:fast", "token-a", "c1");
 			assertThat(victim.isAlive()).isTrue();
 			CompletableFuture<JsonNode> slow = CompletableFuture.supplyAsync(() -> {
