@@ -1,5 +1,6 @@
 package io.github.idempotency.sample.reliability;
 
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,17 @@ abstract class LeasedProcessCrashScenarios extends ProcessCrashScenarios {
 	 */
 	LeasedProcessCrashScenarios(String name, Supplier<RedisRecords> redisRecords) {
 		super("LEASED", name, redisRecords);
+	}
+
+	/**
+	 * Scenarios on a store and a database.
+	 * @param name a short name for the database and the logs
+	 * @param redisRecords the Redis the records are kept in, or {@code null} for the database
+	 * @param databases creates the database from a name
+	 */
+	LeasedProcessCrashScenarios(String name, Supplier<RedisRecords> redisRecords,
+			Function<String, SampleDatabase> databases) {
+		super("LEASED", name, redisRecords, databases);
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package io.github.idempotency.sample.reliability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.AfterAll;
@@ -12,15 +13,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import io.github.idempotency.sample.reliability.DuplicateStorm.Payment;
-import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Concurrent duplicates of {@code POST /payments} in LEASED mode, spread over two application
- * instances on one PostgreSQL database and one idempotency store, make one payment and one charge
- * per key and are each answered with the original, a byte-identical replay or an in-progress
- * conflict (SPEC 6 and 10). Subclasses choose the store.
+ * instances on one database and one idempotency store, make one payment and one charge per key and
+ * are each answered with the original, a byte-identical replay or an in-progress conflict (SPEC 6
+ * and 10). Subclasses choose the store and the database (PostgreSQL unless they say).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class LeasedTwoInstanceScenarios {
@@ -29,7 +29,9 @@ abstract class LeasedTwoInstanceScenarios {
 
 	private final Supplier<RedisRecords> redisRecords;
 
-	private PostgresTestDatabase database;
+	private final Function<String, SampleDatabase> databases;
+
+	private SampleDatabase database;
 
 	private RedisRecords redis;
 
@@ -45,22 +47,34 @@ abstract class LeasedTwoInstanceScenarios {
 	 * @param redisRecords the Redis the records are kept in, or {@code null} for the database
 	 */
 	LeasedTwoInstanceScenarios(String name, Supplier<RedisRecords> redisRecords) {
+		this(name, redisRecords, SampleDatabase::postgres);
+	}
+
+	/**
+	 * Scenarios on a store and a database.
+	 * @param name a short name for the database and the output
+	 * @param redisRecords the Redis the records are kept in, or {@code null} for the database
+	 * @param databases creates the database from a name
+	 */
+	LeasedTwoInstanceScenarios(String name, Supplier<RedisRecords> redisRecords,
+			Function<String, SampleDatabase> databases) {
 		this.name = name;
 		this.redisRecords = redisRecords;
+		this.databases = databases;
 	}
 
 	@BeforeAll
 	void startTwoInstances() {
-		this.database = PostgresTestDatabase.create(this.name);
+		this.database = this.databases.apply(this.name);
 		this.redis = (this.redisRecords != null) ? this.redisRecords.get() : null;
-		this.db = new ReliabilityDatabase(this.database, this.redis);
+		this.db = this.database.reader(this.redis);
 		List<String> arguments = new ArrayList<>(
 				List.of("--idempotency.operations.create-payment.mode=LEASED", "--sample.gateway.latency=250ms"));
 		if (this.redis != null) {
 			arguments.addAll(this.redis.arguments());
 		}
-		this.first = SampleInstance.start(this.database, arguments.toArray(String[]::new));
-		this.second = SampleInstance.start(this.database, arguments.toArray(String[]::new));
+		this.first = this.database.startInstance(arguments.toArray(String[]::new));
+		this.second = this.database.startInstance(arguments.toArray(String[]::new));
 	}
 
 	@AfterAll

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.AfterAll;
@@ -17,7 +18,6 @@ import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
 
 import io.github.idempotency.KeyHashes;
-import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static io.github.idempotency.sample.support.Payments.body;
 import static io.github.idempotency.sample.support.Payments.customer;
@@ -43,7 +43,9 @@ abstract class ProcessCrashScenarios {
 
 	private final Supplier<RedisRecords> redisRecords;
 
-	private PostgresTestDatabase database;
+	private final Function<String, SampleDatabase> databases;
+
+	private SampleDatabase database;
 
 	private RedisRecords redis;
 
@@ -64,19 +66,32 @@ abstract class ProcessCrashScenarios {
 	 * @param redisRecords the Redis the records are kept in, or {@code null} for the database
 	 */
 	ProcessCrashScenarios(String mode, String name, Supplier<RedisRecords> redisRecords) {
+		this(mode, name, redisRecords, SampleDatabase::postgres);
+	}
+
+	/**
+	 * Scenarios in a mode on a store and a database.
+	 * @param mode the mode of {@code create-payment}
+	 * @param name a short name for the database and the logs
+	 * @param redisRecords the Redis the records are kept in, or {@code null} for the database
+	 * @param databases creates the database from a name
+	 */
+	ProcessCrashScenarios(String mode, String name, Supplier<RedisRecords> redisRecords,
+			Function<String, SampleDatabase> databases) {
 		this.mode = mode;
 		this.name = name;
 		this.redisRecords = redisRecords;
+		this.databases = databases;
 	}
 
 	@BeforeAll
 	void killTheApplicationWithAPaymentHeldAtEachWindowThenRestartIt() throws Exception {
-		this.database = PostgresTestDatabase.create("crash_" + this.name);
+		this.database = this.databases.apply("crash_" + this.name);
 		this.redis = (this.redisRecords != null) ? this.redisRecords.get() : null;
-		this.db = new ReliabilityDatabase(this.database, this.redis);
+		this.db = this.database.reader(this.redis);
 		long started = System.nanoTime();
 		Map<Window, Held> held = new EnumMap<>(Window.class);
-		try (SampleProcess crashing = SampleProcess.start(this.database, this.name + "-crashing",
+		try (SampleProcess crashing = this.database.startProcess(this.name + "-crashing",
 				arguments("--sample.crash-windows.hold=5m"))) {
 			for (Window window : Window.values()) {
 				String key = newKey();
@@ -94,7 +109,7 @@ abstract class ProcessCrashScenarios {
 			.as("the answer to the request killed %s", window.slug)
 			.failsWithin(TIMEOUT));
 		long killed = System.nanoTime();
-		this.restarted = SampleProcess.start(this.database, this.name + "-restarted", arguments());
+		this.restarted = this.database.startProcess(this.name + "-restarted", arguments());
 		System.out.printf("%s crash: started, held and killed in %d ms, restarted in %d ms%n", this.name,
 				TimeUnit.NANOSECONDS.toMillis(killed - started), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed));
 	}

@@ -7,6 +7,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import io.github.idempotency.sample.support.PaymentsDatabase;
+import io.github.idempotency.testsupport.MariaDbTestDatabase;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 /**
@@ -27,8 +28,18 @@ final class ReliabilityDatabase {
 
 	private final RedisRecords redis;
 
+	private final String now;
+
 	ReliabilityDatabase(PostgresTestDatabase database) {
 		this(database, null);
+	}
+
+	/**
+	 * Read a MariaDB database that keeps the idempotency records too.
+	 * @param database the database
+	 */
+	ReliabilityDatabase(MariaDbTestDatabase database) {
+		this(database.url(), database.username(), database.password(), null, "UTC_TIMESTAMP(6)");
 	}
 
 	/**
@@ -37,10 +48,14 @@ final class ReliabilityDatabase {
 	 * @param redis the records in Redis, or {@code null} where they are in the database
 	 */
 	ReliabilityDatabase(PostgresTestDatabase database, RedisRecords redis) {
-		this.jdbc = new JdbcTemplate(
-				new DriverManagerDataSource(database.url(), database.username(), database.password()));
+		this(database.url(), database.username(), database.password(), redis, "clock_timestamp()");
+	}
+
+	private ReliabilityDatabase(String url, String username, String password, RedisRecords redis, String now) {
+		this.jdbc = new JdbcTemplate(new DriverManagerDataSource(url, username, password));
 		this.payments = new PaymentsDatabase(this.jdbc);
 		this.redis = redis;
+		this.now = now;
 	}
 
 	JdbcTemplate jdbc() {
@@ -100,7 +115,7 @@ final class ReliabilityDatabase {
 
 	long recordsInProgressPastTheirLease() {
 		return count("SELECT count(*) FROM idempotency_record WHERE status = 'IN_PROGRESS' "
-				+ "AND locked_until <= clock_timestamp()");
+				+ "AND locked_until <= " + this.now);
 	}
 
 	private static Map<String, Object> single(List<Map<String, Object>> rows) {

@@ -8,6 +8,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import io.github.idempotency.sample.SamplePaymentsApplication;
 import io.github.idempotency.testsupport.Http;
+import io.github.idempotency.testsupport.MariaDbTestDatabase;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 /**
@@ -34,10 +35,28 @@ final class SampleInstance implements AutoCloseable {
 	 * @return the running instance
 	 */
 	static SampleInstance start(PostgresTestDatabase database, String... arguments) {
-		List<String> args = new ArrayList<>(List.of("--server.port=0", "--spring.datasource.url=" + database.url(),
-				"--spring.datasource.username=" + database.username(),
-				"--spring.datasource.password=" + database.password(), "--spring.datasource.hikari.minimum-idle=2",
-				"--spring.jmx.enabled=false", "--spring.main.banner-mode=off"));
+		return start(database.url(), database.username(), database.password(), List.of(), arguments);
+	}
+
+	/**
+	 * Start an instance with the {@code mariadb} profile on a MariaDB database, as
+	 * {@link #start(PostgresTestDatabase, String...)} does on PostgreSQL.
+	 * @param database the database
+	 * @param arguments further arguments
+	 * @return the running instance
+	 */
+	static SampleInstance start(MariaDbTestDatabase database, String... arguments) {
+		return start(database.url(), database.username(), database.password(),
+				List.of("--spring.profiles.active=mariadb"), arguments);
+	}
+
+	private static SampleInstance start(String url, String username, String password, List<String> profile,
+			String... arguments) {
+		List<String> args = new ArrayList<>(List.of("--server.port=0", "--spring.datasource.url=" + url,
+				"--spring.datasource.username=" + username, "--spring.datasource.password=" + password,
+				"--spring.datasource.hikari.minimum-idle=2", "--spring.jmx.enabled=false",
+				"--spring.main.banner-mode=off"));
+		args.addAll(profile);
 		args.addAll(List.of(arguments));
 		return new SampleInstance(new SpringApplicationBuilder(SamplePaymentsApplication.class)
 			.run(args.toArray(String[]::new)));

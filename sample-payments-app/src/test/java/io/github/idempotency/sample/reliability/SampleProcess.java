@@ -14,13 +14,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.github.idempotency.testsupport.Http;
+import io.github.idempotency.testsupport.MariaDbTestDatabase;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static org.awaitility.Awaitility.await;
 
 /**
- * The packaged sample application running as a process of its own on a PostgreSQL database, with
- * its output in a log file, that a test can kill as {@code kill -9} would.
+ * The packaged sample application running as a process of its own on a PostgreSQL or MariaDB
+ * database, with its output in a log file, that a test can kill as {@code kill -9} would.
  */
 final class SampleProcess implements AutoCloseable {
 
@@ -52,20 +53,37 @@ final class SampleProcess implements AutoCloseable {
 	 * @return the running application
 	 */
 	static SampleProcess start(PostgresTestDatabase database, String name, String... arguments) {
+		return start("postgres", database.url(), database.username(), database.password(), name, arguments);
+	}
+
+	/**
+	 * Start the application with the {@code mariadb} profile on a MariaDB database, as
+	 * {@link #start(PostgresTestDatabase, String, String...)} does on PostgreSQL.
+	 * @param database the database
+	 * @param name a name for the log file
+	 * @param arguments further command line arguments
+	 * @return the running application
+	 */
+	static SampleProcess start(MariaDbTestDatabase database, String name, String... arguments) {
+		return start("mariadb", database.url(), database.username(), database.password(), name, arguments);
+	}
+
+	private static SampleProcess start(String profile, String url, String username, String password, String name,
+			String... arguments) {
 		Path jar = jar();
 		int port = freePort();
 		List<String> command = new ArrayList<>(List.of(
 				Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-				"-XX:+UseSerialGC", "-Xmx384m", "-jar", jar.toString(), "--spring.profiles.active=postgres",
+				"-XX:+UseSerialGC", "-Xmx384m", "-jar", jar.toString(), "--spring.profiles.active=" + profile,
 				"--server.port=" + port, "--spring.main.banner-mode=off"));
 		command.addAll(List.of(arguments));
 		try {
 			Path log = Files.createTempFile(jar.getParent(), "process-" + name + "-", ".log");
 			ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(log.toFile());
-			builder.environment().put("SPRING_DATASOURCE_URL", database.url());
-			builder.environment().put("SPRING_DATASOURCE_USERNAME", database.username());
-			builder.environment().put("SPRING_DATASOURCE_PASSWORD", database.password());
+			builder.environment().put("SPRING_DATASOURCE_URL", url);
+			builder.environment().put("SPRING_DATASOURCE_USERNAME", username);
+			builder.environment().put("SPRING_DATASOURCE_PASSWORD", password);
 			SampleProcess sample = new SampleProcess(builder.start(), log, port);
 			sample.awaitHealthy();
 			return sample;

@@ -3,6 +3,7 @@ package io.github.idempotency.sample.support;
 import java.util.List;
 import java.util.Map;
 
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -13,15 +14,20 @@ public final class PaymentsDatabase {
 
 	private final JdbcTemplate jdbc;
 
+	private final boolean mariadb;
+
 	public PaymentsDatabase(JdbcTemplate jdbc) {
 		this.jdbc = jdbc;
+		this.mariadb = "MariaDB".equals(jdbc.execute(
+				(ConnectionCallback<String>) (connection) -> connection.getMetaData().getDatabaseProductName()));
 	}
 
 	/**
-	 * Delete every payment, charge and idempotency record (PostgreSQL).
+	 * Delete every payment, charge and idempotency record (PostgreSQL or MariaDB).
 	 */
 	public void clear() {
-		this.jdbc.execute("TRUNCATE TABLE payment, gateway_charge");
+		this.jdbc.execute("TRUNCATE TABLE payment");
+		this.jdbc.execute("TRUNCATE TABLE gateway_charge");
 		if (hasTable("idempotency_record")) {
 			this.jdbc.execute("TRUNCATE TABLE idempotency_record");
 		}
@@ -33,7 +39,10 @@ public final class PaymentsDatabase {
 	 * @return whether it exists
 	 */
 	public boolean hasTable(String name) {
-		return Boolean.TRUE.equals(this.jdbc.queryForObject("SELECT to_regclass(?) IS NOT NULL", Boolean.class, name));
+		String sql = this.mariadb
+				? "SELECT count(*) > 0 FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?"
+				: "SELECT to_regclass(?) IS NOT NULL";
+		return Boolean.TRUE.equals(this.jdbc.queryForObject(sql, Boolean.class, name));
 	}
 
 	public long payments() {
@@ -107,8 +116,9 @@ public final class PaymentsDatabase {
 	 * @param key the key
 	 */
 	public void expireLease(String key) {
-		int updated = this.jdbc.update("UPDATE idempotency_record SET locked_until = now() - interval '1 second' "
-				+ "WHERE tenant_id = 'default' AND idempotency_key = ? AND status = 'IN_PROGRESS'", key);
+		String past = this.mariadb ? "UTC_TIMESTAMP(6) - INTERVAL 1 SECOND" : "now() - interval '1 second'";
+		int updated = this.jdbc.update("UPDATE idempotency_record SET locked_until = " + past
+				+ " WHERE tenant_id = 'default' AND idempotency_key = ? AND status = 'IN_PROGRESS'", key);
 		if (updated != 1) {
 			throw new AssertionError("No IN_PROGRESS record to expire for the key");
 		}
