@@ -136,7 +136,10 @@ class MariaDbTransactionalClaimTests {
 					return result;
 				}), threads));
 			}
-			await().atMost(Duration.ofSeconds(30)).until(() -> transactionsWaitingForALock() == DUPLICATES);
+			await().atMost(Duration.ofSeconds(30)).until(() -> {
+				assertThat(duplicates).as("duplicates that ended before the first did").noneMatch(CompletableFuture::isDone);
+				return transactionsWaitingForALock() == DUPLICATES;
+			});
 			end.countDown();
 			first.get(30, TimeUnit.SECONDS);
 			List<Object> results = new ArrayList<>();

@@ -8,6 +8,7 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -36,6 +37,9 @@ public class PaymentGateway {
 	PaymentGateway(GatewayDataSource dataSource, GatewayProperties properties) {
 		this.jdbc = new JdbcTemplate(dataSource.dataSource());
 		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource.dataSource()));
+		// A charge looks its key up before inserting it: in InnoDB's REPEATABLE READ the look-up of
+		// a missing key locks the gap, and charges of two new keys in one gap deadlock.
+		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
 		this.properties = properties;
 		this.external = (properties.url() != null) ? new HttpGatewayClient(properties) : null;
 	}

@@ -75,7 +75,8 @@ record DuplicateAnswers(HttpResponse<byte[]> original, int originals, int replay
 		Map<Payment, DuplicateAnswers> sorted = new LinkedHashMap<>();
 		answers.forEach((payment, list) -> {
 			DuplicateAnswers tally = of(list);
-			assertThat(tally.originals()).as("originals of %s", payment.key()).isOne();
+			assertThat(tally.originals()).as("originals of %s (other answers: %s)", payment.key(), tally.unexpected())
+				.isOne();
 			assertThat(tally.unexpected()).as("answers other than original, replay or conflict").isEmpty();
 			assertThat(tally.originals() + tally.replays() + tally.conflicts()).isEqualTo(list.size());
 			sorted.put(payment, tally);
