@@ -5,12 +5,13 @@
 # asynchronous endpoint), a nemesis that injects faults on a seeded schedule, and a checker over
 # the recorded history, the database and the gateway's log of charge calls.
 #
-#   bench/chaos.sh [--mode leased|atomic|redis] [--duration SECONDS] [--workers N] [--seed N]
+#   bench/chaos.sh [--mode leased|atomic|redis|mariadb] [--duration SECONDS] [--workers N] [--seed N]
 #                  [--async-timeout MILLISECONDS]
 #
 # Without --mode, leased and atomic run, one after the other, with the same seed; redis (the
-# records in a Redis server of the run's own, LEASED) runs when asked for, and --mode takes a
-# list ("leased atomic redis"). Prints one summary line per mode and exits non-zero if any checker
+# records in a Redis server of the run's own, LEASED) and mariadb (the payments and the records in
+# a MariaDB server of the run's own instead of PostgreSQL, LEASED) run when asked for, and --mode
+# takes a list ("leased atomic redis mariadb"). Prints one summary line per mode and exits non-zero if any checker
 # found a violation. Histories and logs are kept in bench-results/chaos-<timestamp>/. Needs root
 # (network namespaces, iptables); installs what it needs from Debian's packages. See
 # docs/chaos-soak.md.
@@ -32,14 +33,14 @@ while [ $# -gt 0 ]; do
     --workers) WORKERS=$2; shift 2 ;;
     --seed) SEED=$2; shift 2 ;;
     --async-timeout) ASYNC_TIMEOUT_MS=$2; shift 2 ;;
-    *) echo "usage: $0 [--mode leased|atomic|redis] [--duration SECONDS] [--workers N] [--seed N]" \
+    *) echo "usage: $0 [--mode leased|atomic|redis|mariadb] [--duration SECONDS] [--workers N] [--seed N]" \
       "[--async-timeout MILLISECONDS]" >&2; exit 2 ;;
   esac
 done
 for MODE in $MODES; do
   case "$MODE" in
-    leased|atomic|redis) ;;
-    *) echo "chaos: unknown mode $MODE (leased, atomic or redis)" >&2; exit 2 ;;
+    leased|atomic|redis|mariadb) ;;
+    *) echo "chaos: unknown mode $MODE (leased, atomic, redis or mariadb)" >&2; exit 2 ;;
   esac
 done
 if [ -z "$SEED" ]; then
@@ -77,6 +78,9 @@ command -v curl >/dev/null 2>&1 || missing+=(curl)
 case " $MODES " in
   *" redis "*) command -v redis-server >/dev/null 2>&1 || missing+=(redis-server) ;;
 esac
+case " $MODES " in
+  *" mariadb "*) command -v mariadbd >/dev/null 2>&1 || missing+=(mariadb-server) ;;
+esac
 if [ ${#missing[@]} -gt 0 ]; then
   echo "chaos: installing ${missing[*]} from Debian's packages"
   export DEBIAN_FRONTEND=noninteractive
@@ -98,7 +102,8 @@ SOAK_JAVA=(-Dslf4j.internal.verbosity=ERROR -cp "$CLASSPATH")
 # What makes a mode, in four places: mode_arguments (the arguments of instance N, one a line),
 # mode_faults (the kinds of fault the nemesis draws from; empty for those of PostgreSQL alone),
 # setup_mode/teardown_store (what the mode runs besides the database) and checker_arguments
-# (where ChaosCheck reads the idempotency records).
+# (where ChaosCheck reads the idempotency records); database_create, database_url and
+# database_data choose the mode's database (PostgreSQL, or MariaDB in the mariadb mode).
 #
 # Every mode charges through the external gateway: 50 to 300 ms a charge, 3 to 6 s for the slow
 # customers of asynchronous payments (longer than the database and the instances' pools take to
@@ -134,11 +139,15 @@ mode_arguments() {
       echo "--spring.data.redis.port=$CHAOS_REDIS_PORT"
       echo "--spring.data.redis.client-name=chaos-i$i"
       ;;
+    # The payments and the records on the run's MariaDB server; the sample's mariadb profile brings
+    # its MariaDB migrations.
+    mariadb) echo "--spring.profiles.active=mariadb" ;;
   esac
 }
 mode_faults() {
   case "$1" in
     redis) echo "kill,pause,pg-restart,drop-connections,redis-restart,redis-drop-connections,redis-partition-reject,redis-partition-drop,redis-packet-loss,redis-latency" ;;
+    mariadb) echo "kill,pause,mariadb-restart,mariadb-drop-connections,mariadb-partition-reject,mariadb-partition-drop,mariadb-packet-loss,mariadb-latency,mariadb-crash" ;;
   esac
 }
 setup_mode() {
@@ -159,6 +168,28 @@ checker_arguments() {
     redis) echo "--store=redis --redis-url=redis://127.0.0.1:$CHAOS_REDIS_PORT" ;;
     *) echo "--store=jdbc" ;;
   esac
+}
+database_create() {
+  if [ "$1" = mariadb ]; then
+    mariadb_create
+    mariadb_start
+    mariadb_setup
+    chaos_log "mode $1: mariadb on port $CHAOS_MARIADB_PORT, $(mariadb_sql -N -e "SELECT CONCAT('innodb_flush_log_at_trx_commit=', @@innodb_flush_log_at_trx_commit)")"
+  else
+    cluster_create
+    cluster_start
+    pg -d postgres -c "CREATE DATABASE $CHAOS_DB"
+  fi
+}
+database_url() {
+  if [ "$1" = mariadb ]; then
+    echo "jdbc:mariadb://127.0.0.1:$CHAOS_MARIADB_PORT/$CHAOS_DB"
+  else
+    echo "jdbc:postgresql://127.0.0.1:$CHAOS_PG_PORT/$CHAOS_DB"
+  fi
+}
+database_data() {
+  if [ "$1" = mariadb ]; then echo "$CHAOS_WORK/mariadb"; else echo "$CHAOS_WORK/pg"; fi
 }
 
 cleanup() {
@@ -186,7 +217,9 @@ teardown_mode() {
   cp "$CHAOS_WORK/gateway/charges.jsonl" "$OUT/$MODE-gateway-charges.jsonl" 2>/dev/null || true
   cp "$CHAOS_WORK/gateway.log" "$OUT/$MODE-gateway.log" 2>/dev/null || true
   cp "$CHAOS_WORK/postgresql.log" "$OUT/$MODE-postgresql.log" 2>/dev/null || true
+  cp "$CHAOS_WORK/mariadb.log" "$OUT/$MODE-mariadb.log" 2>/dev/null || true
   cluster_destroy
+  mariadb_destroy
   teardown_store
   rm -rf "$CHAOS_WORK"
   unset CHAOS_WORK
@@ -214,9 +247,7 @@ for MODE in $MODES; do
   for i in $(seq 1 "$CHAOS_INSTANCES"); do gateway_link "$i"; done
   gateway_start "$SEED" "$GATEWAY_LATENCY" "$GATEWAY_SLOW_LATENCY"
   # after the namespaces, so that the server can listen on their host addresses
-  cluster_create
-  cluster_start
-  pg -d postgres -c "CREATE DATABASE $CHAOS_DB"
+  database_create "$MODE"
   setup_mode "$MODE"
   # the first instance migrates the schema alone, then the others start together
   instance_start 1
@@ -232,7 +263,7 @@ for MODE in $MODES; do
   java "${SOAK_JAVA[@]}" io.github.idempotency.chaos.ChaosSoak --instances="$(IFS=,; echo "${urls[*]}")" \
     --history="$history" --fault-script="$ROOT/bench/chaos/fault.sh" --mode="$MODE" --workers="$WORKERS" \
     --seconds="$DURATION" --seed="$SEED" ${faults:+--faults="$faults"} --gateway="$(gateway_control_url)" \
-    --pg-data="$CHAOS_WORK/pg" --crash-on-latency-ms="$CRASH_ON_LATENCY_MS" &
+    --database-data="$(database_data "$MODE")" --crash-on-latency-ms="$CRASH_ON_LATENCY_MS" &
   SOAK_PID=$!
   wait "$SOAK_PID" || soak_rc=$?
   SOAK_PID=""
@@ -243,7 +274,7 @@ for MODE in $MODES; do
   sleep $(( (LEASE_SECONDS > ASYNC_LEASE_SECONDS ? LEASE_SECONDS : ASYNC_LEASE_SECONDS) + 2 ))
   check_rc=0
   java "${SOAK_JAVA[@]}" io.github.idempotency.chaos.ChaosCheck --history="$history" \
-    --jdbc-url="jdbc:postgresql://127.0.0.1:$CHAOS_PG_PORT/$CHAOS_DB" $(checker_arguments "$MODE") \
+    --jdbc-url="$(database_url "$MODE")" $(checker_arguments "$MODE") \
     --gateway-log="$CHAOS_WORK/gateway/charges.jsonl" \
     | tee "$OUT/$MODE-check.txt" || check_rc=$?
   if [ "$soak_rc" != 0 ] || [ "$check_rc" != 0 ]; then

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # One action of the chaos nemesis, called by the soak (io.github.idempotency.chaos.Nemesis):
 #   kill N | start N | await N | pause N | resume N | pg-restart | pg-await | drop-connections N | redis-restart |
-#   redis-drop-connections N | partition N reject|drop [LINK] | loss N PROBABILITY [LINK] |
-#   latency N DELAY_MS [LINK] | heal N
-# LINK is pg (the default: the instance's connections to PostgreSQL) or redis.
+#   redis-drop-connections N | mariadb-restart | mariadb-await | mariadb-drop-connections N |
+#   partition N reject|drop [LINK] | loss N PROBABILITY [LINK] | latency N DELAY_MS [LINK] | heal N
+# LINK is pg (the default: the instance's connections to PostgreSQL), mariadb or redis.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -19,6 +19,9 @@ case "$action" in
   pg-await) cluster_await ;;
   drop-connections) drop_connections "$1" ;;
   redis-restart) redis_restart_kill9 ;;
+  mariadb-restart) mariadb_restart_kill9 ;;
+  mariadb-await) mariadb_await ;;
+  mariadb-drop-connections) mariadb_drop_connections "$1" ;;
   redis-drop-connections) redis_drop_connections "$1" ;;
   partition) partition "$1" "$2" "${3:-pg}" ;;
   loss) packet_loss "$1" "$2" "${3:-pg}" ;;

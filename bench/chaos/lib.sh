@@ -1,5 +1,5 @@
-# Shared by bench/chaos.sh and bench/chaos/fault.sh: a private PostgreSQL cluster, in the redis
-# mode a private Redis server, one network namespace per instance of the sample, the external
+# Shared by bench/chaos.sh and bench/chaos/fault.sh: a private PostgreSQL cluster (in the mariadb
+# mode a private MariaDB server instead), in the redis mode a private Redis server, one network namespace per instance of the sample, the external
 # payment gateway in a namespace of its own, and the faults the nemesis injects between them.
 # Every piece of state lives under $CHAOS_WORK so that each fault.sh call is stateless.
 #
@@ -10,13 +10,15 @@
 # 10.214.N.1 in chaos-gw). The namespaces have no other interface and no default route: an
 # instance reaches only this machine and the gateway, the gateway only the instances and this
 # machine. A network fault acts on one link of an instance: "pg" (its packets to PostgreSQL's
-# port) or "redis" (to Redis's port).
+# port), "mariadb" (to MariaDB's) or "redis" (to Redis's port).
 
 : "${CHAOS_WORK:?CHAOS_WORK must name the work directory of the run}"
 CHAOS_INSTANCES=${CHAOS_INSTANCES:-3}
 CHAOS_PG_PORT=${CHAOS_PG_PORT:-55432}
 # Not the machine's Redis on 6379, which keeps nothing on disk: a server of the run's own.
 CHAOS_REDIS_PORT=${CHAOS_REDIS_PORT:-6390}
+# Not the machine's MariaDB on 3306 either.
+CHAOS_MARIADB_PORT=${CHAOS_MARIADB_PORT:-53306}
 CHAOS_DB=chaos
 CHAOS_HTTP_PORT=8080
 CHAOS_GATEWAY_PORT=${CHAOS_GATEWAY_PORT:-8090}
@@ -183,11 +185,21 @@ instance_start() {
   ip netns exec "$ns" java -Xms256m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$CHAOS_WORK/sample.jar" \
     --server.port="$CHAOS_HTTP_PORT" --spring.main.banner-mode=off \
     --logging.level.root=WARN \
-    --spring.datasource.url="jdbc:postgresql://$(host_addr "$i"):$CHAOS_PG_PORT/$CHAOS_DB?ApplicationName=chaos-i$i&connectTimeout=5&socketTimeout=30" \
+    --spring.datasource.url="$(datasource_url "$i")" \
     --spring.datasource.hikari.connection-timeout=5000 \
     "${args[@]}" >>"$CHAOS_WORK/instance-$i.log" 2>&1 </dev/null &
   echo $! >"$CHAOS_WORK/instance-$i.pid"
   disown $!
+}
+
+# The database instance N reaches through its veth address: the run's MariaDB server in the mariadb
+# mode, its PostgreSQL cluster otherwise; connect and read timeouts as short on both.
+datasource_url() {
+  if [ -f "$CHAOS_WORK/mariadb.cnf" ]; then
+    echo "jdbc:mariadb://$(host_addr "$1"):$CHAOS_MARIADB_PORT/$CHAOS_DB?connectTimeout=5000&socketTimeout=30000"
+  else
+    echo "jdbc:postgresql://$(host_addr "$1"):$CHAOS_PG_PORT/$CHAOS_DB?ApplicationName=chaos-i$1&connectTimeout=5&socketTimeout=30"
+  fi
 }
 
 # Like a supervisor with a restart policy: an instance that exits while starting (its database
@@ -240,10 +252,11 @@ drop_connections() {
     || chaos_log "drop-connections: the server is not accepting connections (crashed or restarting)"
 }
 
-# The port of a link: pg (the default) or redis.
+# The port of a link: pg (the default), mariadb or redis.
 link_port() {
   case "${1:-pg}" in
     pg) echo "$CHAOS_PG_PORT" ;;
+    mariadb) echo "$CHAOS_MARIADB_PORT" ;;
     redis) echo "$CHAOS_REDIS_PORT" ;;
     *) echo "unknown link: $1" >&2; return 1 ;;
   esac
@@ -374,4 +387,117 @@ redis_destroy() {
 # instance's host address (CLIENT KILL LADDR), as a network blip or a proxy restart would.
 redis_drop_connections() {
   redis_cli CLIENT KILL LADDR "$(host_addr "$1"):$CHAOS_REDIS_PORT"
+}
+
+# A MariaDB server of the run's own for the mariadb mode (the sample's payments and the
+# idempotency records both live in it), durable as MariaDB is by default: InnoDB flushes its log at
+# each commit (innodb_flush_log_at_trx_commit=1), so a kill -9 loses nothing it acknowledged. It
+# listens on 127.0.0.1 and the veth addresses, on its own port, directory and socket; the machine's
+# MariaDB on 3306 is never touched. It runs as root (its files are in the run's directory), under a
+# supervisor that starts it again whenever it dies, as systemd's Restart=always would: a crash is a
+# kill -9, whoever makes it.
+mariadb_sql() {
+  mariadb --no-defaults -S "$CHAOS_WORK/mariadb.sock" -uroot "$@"
+}
+
+mariadb_create() {
+  local listen="127.0.0.1"
+  for i in $(seq 1 "$CHAOS_INSTANCES"); do
+    listen="$listen,$(host_addr "$i")"
+  done
+  mkdir -p "$CHAOS_WORK/mariadb"
+  cat >"$CHAOS_WORK/mariadb.cnf" <<EOF
+[mariadbd]
+user = root
+datadir = $CHAOS_WORK/mariadb
+socket = $CHAOS_WORK/mariadb.sock
+pid-file = $CHAOS_WORK/mariadb/mariadbd.pid
+port = $CHAOS_MARIADB_PORT
+bind-address = $listen
+skip-name-resolve
+max_connections = 300
+innodb_flush_log_at_trx_commit = 1
+innodb_buffer_pool_size = 128M
+log-error = $CHAOS_WORK/mariadb.log
+EOF
+  mariadb-install-db --defaults-file="$CHAOS_WORK/mariadb.cnf" --auth-root-authentication-method=normal \
+    >"$CHAOS_WORK/mariadb-install.log" 2>&1
+}
+
+mariadb_start() {
+  rm -f "$CHAOS_WORK/mariadb.stop"
+  (
+    while [ ! -f "$CHAOS_WORK/mariadb.stop" ]; do
+      mariadbd --defaults-file="$CHAOS_WORK/mariadb.cnf" || true
+      sleep 0.1
+    done
+  ) </dev/null >/dev/null 2>&1 &
+  echo $! >"$CHAOS_WORK/mariadb-supervisor.pid"
+  disown $!
+  mariadb_await_up
+}
+
+# Waits until the server accepts connections, after a start or a crash recovery.
+mariadb_await_up() {
+  for _ in $(seq 1 1200); do
+    if mariadb_sql -N -e "SELECT 1" >/dev/null 2>&1; then
+      return 0
+    fi
+    sleep 0.05
+  done
+  chaos_log "mariadb did not accept connections; see $CHAOS_WORK/mariadb.log"
+  return 1
+}
+
+# Lets the instances and the checker in as root from any address, with no password, and creates
+# the run's database.
+mariadb_setup() {
+  mariadb_sql -e "CREATE USER 'root'@'%' IDENTIFIED BY ''; GRANT ALL ON *.* TO 'root'@'%' WITH GRANT OPTION; CREATE DATABASE $CHAOS_DB"
+}
+
+mariadb_pid() {
+  cat "$CHAOS_WORK/mariadb/mariadbd.pid" 2>/dev/null || true
+}
+
+mariadb_kill9() {
+  local pid
+  pid=$(mariadb_pid)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    kill -9 "$pid"
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+  fi
+}
+
+# A crash of the server: kill -9 (InnoDB recovers from its log when the supervisor starts it again).
+mariadb_restart_kill9() {
+  mariadb_kill9
+  mariadb_await_up
+}
+
+# After a crash made elsewhere (the gateway kills the server the moment a slow charge arrives):
+# waits until the server, started again by its supervisor, accepts connections.
+mariadb_await() {
+  mariadb_await_up
+}
+
+# Ends every connection that instance N has open to the server, as drop_connections does on
+# PostgreSQL.
+mariadb_drop_connections() {
+  local ids
+  if ! ids=$(mariadb_sql -N -e "SELECT id FROM information_schema.processlist WHERE host LIKE '$(instance_addr "$1"):%'"); then
+    chaos_log "mariadb-drop-connections: the server is not accepting connections (crashed or restarting)"
+    return 0
+  fi
+  for id in $ids; do
+    mariadb_sql -e "KILL CONNECTION $id" >/dev/null 2>&1 || true
+  done
+}
+
+mariadb_destroy() {
+  touch "$CHAOS_WORK/mariadb.stop"
+  if [ -f "$CHAOS_WORK/mariadb-supervisor.pid" ]; then
+    kill "$(cat "$CHAOS_WORK/mariadb-supervisor.pid")" 2>/dev/null || true
+  fi
+  mariadb_kill9
+  rm -rf "$CHAOS_WORK/mariadb"
 }

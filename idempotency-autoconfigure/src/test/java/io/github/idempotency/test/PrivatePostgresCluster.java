@@ -1,7 +1,6 @@
 package io.github.idempotency.test;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +9,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+
+import io.github.idempotency.testsupport.LocalPorts;
 
 /**
  * A PostgreSQL cluster of one test's own, made with the server's {@code initdb} in a temporary
@@ -135,10 +136,8 @@ public final class PrivatePostgresCluster implements AutoCloseable {
 		}
 	}
 
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
+	private static int freePort() {
+		return LocalPorts.free();
 	}
 
 }

@@ -20,15 +20,15 @@ public final class ChaosCheck {
 	public static void main(String[] args) {
 		Options options = new Options(args);
 		History history = History.read(Path.of(options.get("history")));
-		PostgresState postgres = new PostgresState(options.get("jdbc-url"));
+		JdbcState database = new JdbcState(options.get("jdbc-url"));
 		IdempotencyRecords records = switch (options.get("store", "jdbc")) {
-			case "jdbc" -> postgres;
+			case "jdbc" -> database;
 			case "redis" -> new RedisRecords(options.get("redis-url"),
 					options.get("redis-key-prefix", RedisRecords.DEFAULT_PREFIX));
 			default -> throw new IllegalArgumentException("Unknown store: " + options.get("store"));
 		};
 		GatewayLog gateway = options.has("gateway-log") ? GatewayLog.read(Path.of(options.get("gateway-log"))) : null;
-		Report report = HistoryChecker.check(history, postgres.load(records, gateway));
+		Report report = HistoryChecker.check(history, database.load(records, gateway));
 		System.out.println("answers: " + report.answers());
 		report.faults().forEach((kind, count) -> System.out.println("faults: " + kind.label() + " x" + count));
 		for (Fault fault : history.faults()) {

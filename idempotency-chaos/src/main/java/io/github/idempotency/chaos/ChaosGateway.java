@@ -275,6 +275,11 @@ public final class ChaosGateway {
 					this.waiters.remove(waiter);
 				}
 			}
+			// a charge that arrived as the wait ran out was answered (and may have had its process
+			// killed) under the same lock: it is reported, never lost
+			if (arrival == null) {
+				arrival = waiter.arrival().getNow(null);
+			}
 			answer(exchange, (arrival != null) ? 200 : 204, arrival);
 		}
 	}

@@ -21,12 +21,12 @@ import java.util.stream.Collectors;
  * <p>
  * Arguments: {@code --instances=URL,URL,... --history=FILE --fault-script=FILE --mode=NAME
  * [--faults=LABEL,...] [--workers=16] [--seconds=60] [--seed=N] [--warm-up-seconds=10]
- * [--drain-seconds=90] [--read-timeout-ms=10000] [--gateway=URL] [--pg-data=DIR]
+ * [--drain-seconds=90] [--read-timeout-ms=10000] [--gateway=URL] [--database-data=DIR]
  * [--crash-on-latency-ms=500]}: the nemesis starts after the warm-up and injects faults of the
  * given kinds (by default those of a soak on PostgreSQL alone, {@link FaultKind#POSTGRES}) for
  * the given seconds. {@code --gateway} is the external gateway's URL as the soak reaches it (its
- * control tells the nemesis when a charge arrives) and {@code --pg-data} the database server's
- * data directory, both needed for {@code pg-crash}, which waits for a charge that takes at least
+ * control tells the nemesis when a charge arrives) and {@code --database-data} the database server's
+ * data directory, both needed for {@code pg-crash} and {@code mariadb-crash}, which waits for a charge that takes at least
  * {@code --crash-on-latency-ms}.
  */
 public final class ChaosSoak {
@@ -48,7 +48,7 @@ public final class ChaosSoak {
 		long drainSeconds = Long.parseLong(options.get("drain-seconds", "90"));
 		Duration readTimeout = Duration.ofMillis(Long.parseLong(options.get("read-timeout-ms", "10000")));
 		GatewayControl gateway = options.has("gateway") ? new GatewayControl(URI.create(options.get("gateway"))) : null;
-		Path databaseDirectory = options.has("pg-data") ? Path.of(options.get("pg-data")) : null;
+		Path databaseDirectory = options.has("database-data") ? Path.of(options.get("database-data")) : null;
 		long crashOnLatency = Long.parseLong(options.get("crash-on-latency-ms", "500"));
 		System.out.printf("chaos soak: mode=%s seed=%d workers=%d seconds=%d instances=%d faults=%s%n", mode, seed,
 				workers, seconds, instances.size(),

@@ -91,7 +91,45 @@ enum FaultKind {
 	/**
 	 * Every packet of the instance to Redis held for a fixed time.
 	 */
-	REDIS_LATENCY("redis-latency", "redis");
+	REDIS_LATENCY("redis-latency", "redis"),
+
+	/**
+	 * The MariaDB server (of the mariadb mode) killed with {@code kill -9} once a charge has
+	 * arrived at the gateway, and started again: InnoDB recovers from its log.
+	 */
+	MARIADB_RESTART("mariadb-restart", null),
+
+	/**
+	 * The MariaDB server killed with {@code SIGKILL} by the gateway the moment a slow charge
+	 * arrives, on the schedule of {@link #DATABASE_CRASH}, then started again.
+	 */
+	MARIADB_CRASH("mariadb-crash", null),
+
+	/**
+	 * Every connection of one instance to MariaDB ended by the server ({@code KILL CONNECTION}),
+	 * again every second while the fault lasts.
+	 */
+	MARIADB_DROPPED_CONNECTIONS("mariadb-drop-connections", "mariadb"),
+
+	/**
+	 * The instance's packets to MariaDB answered with a TCP reset.
+	 */
+	MARIADB_PARTITION_REJECT("mariadb-partition-reject", "mariadb"),
+
+	/**
+	 * The instance's packets to MariaDB silently dropped.
+	 */
+	MARIADB_PARTITION_DROP("mariadb-partition-drop", "mariadb"),
+
+	/**
+	 * A share of the instance's packets to MariaDB dropped at random.
+	 */
+	MARIADB_PACKET_LOSS("mariadb-packet-loss", "mariadb"),
+
+	/**
+	 * Every packet of the instance to MariaDB held for a fixed time.
+	 */
+	MARIADB_LATENCY("mariadb-latency", "mariadb");
 
 	/**
 	 * The faults of a soak on PostgreSQL alone, in the order that the seeded schedule shuffles;
@@ -99,6 +137,14 @@ enum FaultKind {
 	 */
 	static final List<FaultKind> POSTGRES = List.of(KILL, PAUSE, DATABASE_RESTART, DROPPED_CONNECTIONS,
 			PARTITION_REJECT, PARTITION_DROP, PACKET_LOSS, LATENCY, DATABASE_CRASH);
+
+	/**
+	 * Return whether this kind is a crash of the database on its own schedule.
+	 * @return whether it is {@link #DATABASE_CRASH} or {@link #MARIADB_CRASH}
+	 */
+	boolean isScheduledCrash() {
+		return this == DATABASE_CRASH || this == MARIADB_CRASH;
+	}
 
 	private final String label;
 

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * (every kind of the mode once per round, in a shuffled order), which instance, how long and how
  * hard, and the pause before the next. The faults are made by {@code bench/chaos/fault.sh}.
  * <p>
- * Database crashes ({@link FaultKind#DATABASE_CRASH}) run on a schedule of their own, 4 to 8 s
+ * Database crashes ({@link FaultKind#DATABASE_CRASH}, {@link FaultKind#MARIADB_CRASH}) run on a schedule of their own, 4 to 8 s
  * apart, besides the others: each makes the load ebb first (a quiet spell, {@link Pace}: for a
  * second and until the crash only {@value #QUIET_WORKERS} workers start new payments), then has
  * the external gateway kill a backend of the database the moment a slow charge arrives, so that
@@ -68,6 +68,8 @@ final class Nemesis implements Runnable {
 
 	private final boolean crashes;
 
+	private final @Nullable FaultKind crashKind;
+
 	private final Pace pace;
 
 	/**
@@ -83,7 +85,8 @@ final class Nemesis implements Runnable {
 	 * @param gateway the external gateway's control, which tells when a charge arrives, or
 	 * {@code null} without one
 	 * @param databaseDirectory the database server's data directory (its {@code postmaster.pid}
-	 * names the server's process), needed for {@link FaultKind#DATABASE_CRASH}
+	 * names the server's process, MariaDB's {@code mariadbd.pid} its own), needed for database
+	 * crashes
 	 * @param crashOnLatencyMillis the shortest charge a database crash waits for
 	 * @param pace the workers' pace, made quiet before each database crash
 	 */
@@ -92,7 +95,7 @@ final class Nemesis implements Runnable {
 			long crashOnLatencyMillis, Pace pace) {
 		this.seed = seed;
 		this.random = new Random(seed);
-		this.kinds = kinds.stream().filter((kind) -> kind != FaultKind.DATABASE_CRASH).toList();
+		this.kinds = kinds.stream().filter((kind) -> !kind.isScheduledCrash()).toList();
 		this.faultScript = faultScript;
 		this.instances = instances;
 		this.begin = begin;
@@ -102,10 +105,11 @@ final class Nemesis implements Runnable {
 		this.gateway = gateway;
 		this.databaseDirectory = databaseDirectory;
 		this.crashOnLatencyMillis = crashOnLatencyMillis;
-		if (kinds.contains(FaultKind.DATABASE_CRASH) && (gateway == null || databaseDirectory == null)) {
+		this.crashKind = kinds.stream().filter(FaultKind::isScheduledCrash).findFirst().orElse(null);
+		if (this.crashKind != null && (gateway == null || databaseDirectory == null)) {
 			throw new IllegalArgumentException("Database crashes need the gateway's control and the database's directory");
 		}
-		this.crashes = kinds.contains(FaultKind.DATABASE_CRASH);
+		this.crashes = this.crashKind != null;
 		this.pace = pace;
 	}
 
@@ -218,10 +222,10 @@ final class Nemesis implements Runnable {
 		}
 		long crashed = arrival.killedAt();
 		this.pace.busy();
-		fault("pg-await");
+		fault((this.crashKind == FaultKind.MARIADB_CRASH) ? "mariadb-await" : "pg-await");
 		long up = System.currentTimeMillis();
-		this.history.fault(new Fault(FaultKind.DATABASE_CRASH, 0, crashed, up,
-				"backend " + arrival.killed() + " killed " + (crashed - arrival.at()) + " ms after a "
+		this.history.fault(new Fault(this.crashKind, 0, crashed, up,
+				"process " + arrival.killed() + " killed " + (crashed - arrival.at()) + " ms after a "
 						+ arrival.latencyMillis() + " ms charge arrived; accepting connections again after "
 						+ (up - crashed) + " ms"));
 	}
@@ -241,6 +245,9 @@ final class Nemesis implements Runnable {
 	 * the server is down (a restart of the other schedule).
 	 */
 	private List<ProcessHandle> clientBackends() {
+		if (this.crashKind == FaultKind.MARIADB_CRASH) {
+			return mariadbServer();
+		}
 		long postmaster;
 		try {
 			postmaster = Long.parseLong(Files.readAllLines(this.databaseDirectory.resolve("postmaster.pid")).get(0).trim());
@@ -253,6 +260,20 @@ final class Nemesis implements Runnable {
 			.orElse(List.of()));
 		Collections.shuffle(backends);
 		return backends;
+	}
+
+	/**
+	 * Return MariaDB's one server process, which serves every connection with a thread; none
+	 * while it is down.
+	 */
+	private List<ProcessHandle> mariadbServer() {
+		try {
+			long pid = Long.parseLong(Files.readAllLines(this.databaseDirectory.resolve("mariadbd.pid")).get(0).trim());
+			return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).stream().toList();
+		}
+		catch (IOException | RuntimeException ex) {
+			return List.of();
+		}
 	}
 
 	private static boolean servesAnInstance(ProcessHandle process) {
@@ -299,23 +320,27 @@ final class Nemesis implements Runnable {
 				}
 				detail = (System.currentTimeMillis() - start) + " ms";
 			}
-			case DATABASE_RESTART -> {
+			case DATABASE_RESTART, MARIADB_RESTART -> {
 				target = 0;
 				GatewayControl.Arrival arrival = (this.gateway != null)
 						? this.gateway.awaitCall(0, Math.min(3000, Math.max(1, this.end - System.currentTimeMillis())))
 						: null;
 				start = System.currentTimeMillis();
-				fault("pg-restart");
+				fault((kind == FaultKind.MARIADB_RESTART) ? "mariadb-restart" : "pg-restart");
 				detail = (arrival != null) ? "began " + (start - arrival.at()) + " ms after a charge arrived" : "";
 			}
-			case DATABASE_CRASH -> throw new IllegalStateException("Database crashes run on their own schedule");
+			case DATABASE_CRASH, MARIADB_CRASH -> throw new IllegalStateException("Database crashes run on their own schedule");
 			case REDIS_RESTART -> {
 				target = 0;
 				fault("redis-restart");
 				detail = "up again after " + (System.currentTimeMillis() - start) + " ms";
 			}
-			case DROPPED_CONNECTIONS, REDIS_DROPPED_CONNECTIONS -> {
-				String action = (kind == FaultKind.DROPPED_CONNECTIONS) ? "drop-connections" : "redis-drop-connections";
+			case DROPPED_CONNECTIONS, REDIS_DROPPED_CONNECTIONS, MARIADB_DROPPED_CONNECTIONS -> {
+				String action = switch (kind) {
+					case REDIS_DROPPED_CONNECTIONS -> "redis-drop-connections";
+					case MARIADB_DROPPED_CONNECTIONS -> "mariadb-drop-connections";
+					default -> "drop-connections";
+				};
 				int rounds = 0;
 				long until = start + duration;
 				do {
@@ -325,18 +350,20 @@ final class Nemesis implements Runnable {
 				while (sleepUntil(Math.min(until, System.currentTimeMillis() + 1000)) && System.currentTimeMillis() < until);
 				detail = rounds + " rounds";
 			}
-			case PARTITION_REJECT, PARTITION_DROP, REDIS_PARTITION_REJECT, REDIS_PARTITION_DROP -> {
-				boolean reject = kind == FaultKind.PARTITION_REJECT || kind == FaultKind.REDIS_PARTITION_REJECT;
+			case PARTITION_REJECT, PARTITION_DROP, REDIS_PARTITION_REJECT, REDIS_PARTITION_DROP, MARIADB_PARTITION_REJECT,
+					MARIADB_PARTITION_DROP -> {
+				boolean reject = kind == FaultKind.PARTITION_REJECT || kind == FaultKind.REDIS_PARTITION_REJECT
+						|| kind == FaultKind.MARIADB_PARTITION_REJECT;
 				fault("partition", target, reject ? "reject" : "drop", link(kind));
 				holdThenHeal(start + duration, target);
 				detail = (System.currentTimeMillis() - start) + " ms";
 			}
-			case PACKET_LOSS, REDIS_PACKET_LOSS -> {
+			case PACKET_LOSS, REDIS_PACKET_LOSS, MARIADB_PACKET_LOSS -> {
 				fault("loss", target, loss, link(kind));
 				holdThenHeal(start + duration, target);
 				detail = "probability " + loss;
 			}
-			case LATENCY, REDIS_LATENCY -> {
+			case LATENCY, REDIS_LATENCY, MARIADB_LATENCY -> {
 				fault("latency", target, String.valueOf(latency), link(kind));
 				holdThenHeal(start + duration, target);
 				detail = latency + " ms";

@@ -3,8 +3,6 @@ package io.github.idempotency.testsupport;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -155,17 +153,7 @@ public final class RedisTestCluster {
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(processes.values(), directory)));
 		List<Integer> ports = new ArrayList<>();
 		for (int i = 0; i < PRIMARIES * 2; i++) {
-			int port = freePort();
-			int busPort = freePort();
-			ports.add(port);
-			processes.put(port, run(directory, "redis-" + port + ".out", server, "--port", String.valueOf(port),
-					"--bind", HOST, "--protected-mode", "no", "--cluster-enabled", "yes", "--cluster-port",
-					String.valueOf(busPort), "--cluster-config-file", "nodes-" + port + ".conf",
-					"--cluster-node-timeout", "5000", "--dir", directory.toString(), "--save", "", "--appendonly", "no",
-					"--repl-diskless-sync-delay", "0"));
-		}
-		for (int port : ports) {
-			awaitReply(port, "PONG", "PING");
+			ports.add(startNode(directory, server, processes));
 		}
 		List<String> create = new ArrayList<>(List.of(cli, "--cluster", "create"));
 		ports.forEach((port) -> create.add(HOST + ":" + port));
@@ -186,6 +174,58 @@ public final class RedisTestCluster {
 		logger.info("Started a Redis Cluster for tests: primaries {}, replicas {}, in {}", primaries, replicas,
 				directory);
 		return new RedisTestCluster(List.copyOf(primaries), List.copyOf(replicas), processes);
+	}
+
+	/**
+	 * Start one node on ports that were free, and start it again on others should one of them be
+	 * taken before the node binds it (its process then exits).
+	 */
+	private static int startNode(Path directory, String server, Map<Integer, Process> processes) {
+		String failures = "";
+		for (int attempt = 0; attempt < 10; attempt++) {
+			int port = LocalPorts.free();
+			int busPort = LocalPorts.free();
+			Process process = run(directory, "redis-" + port + ".out", server, "--port", String.valueOf(port), "--bind",
+					HOST, "--protected-mode", "no", "--cluster-enabled", "yes", "--cluster-port", String.valueOf(busPort),
+					"--cluster-config-file", "nodes-" + port + ".conf", "--cluster-node-timeout", "5000", "--dir",
+					directory.toString(), "--save", "", "--appendonly", "no", "--repl-diskless-sync-delay", "0");
+			processes.put(port, process);
+			long deadline = System.nanoTime() + STARTUP.toNanos();
+			while (process.isAlive() && System.nanoTime() < deadline) {
+				try {
+					if ("PONG".equals(RespConnection.command(HOST, port, "PING"))) {
+						return port;
+					}
+				}
+				catch (RuntimeException ex) {
+					// Not listening yet.
+				}
+				pause();
+			}
+			processes.remove(port);
+			process.destroy();
+			failures += " port " + port + "/" + busPort + ": " + output(directory.resolve("redis-" + port + ".out"));
+		}
+		throw new IllegalStateException("Could not start a Redis Cluster node:" + failures);
+	}
+
+	private static String output(Path file) {
+		try {
+			return Files.readString(file).strip();
+		}
+		catch (IOException ex) {
+			return ex.toString();
+		}
+	}
+
+	private static void pause() {
+		try {
+			Thread.sleep(50);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private static Process run(Path directory, String output, String... command) {
@@ -213,10 +253,6 @@ public final class RedisTestCluster {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
-	}
-
-	private static void awaitReply(int port, String expected, String... command) {
-		await(port, command, (reply) -> expected.equals(reply));
 	}
 
 	private static void awaitContains(int port, String expected, String... command) {
@@ -291,15 +327,6 @@ public final class RedisTestCluster {
 	private static Path createDirectory() {
 		try {
 			return Files.createTempDirectory("redis-test-cluster");
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-			return socket.getLocalPort();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);

@@ -2,7 +2,6 @@ package io.github.idempotency.sample.reliability;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.github.idempotency.testsupport.Http;
+import io.github.idempotency.testsupport.LocalPorts;
 import io.github.idempotency.testsupport.MariaDbTestDatabase;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
@@ -172,12 +172,7 @@ final class SampleProcess implements AutoCloseable {
 	}
 
 	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return LocalPorts.free();
 	}
 
 }

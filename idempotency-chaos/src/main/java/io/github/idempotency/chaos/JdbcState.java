@@ -12,9 +12,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the sample's payments and gateway charges, and the JDBC store's idempotency records, from
- * PostgreSQL; the charges of an external gateway from its log.
+ * PostgreSQL or MariaDB; the charges of an external gateway from its log.
  */
-final class PostgresState implements IdempotencyRecords {
+final class JdbcState implements IdempotencyRecords {
 
 	private static final String PAYMENTS = """
 			SELECT idempotency_key, id, status, gateway_charge_id FROM payment
@@ -24,17 +24,32 @@ final class PostgresState implements IdempotencyRecords {
 			SELECT idempotency_key, id, status, attempts FROM gateway_charge
 			""";
 
-	private static final String RECORDS = """
+	private static final String POSTGRES_RECORDS = """
 			SELECT idempotency_key, status, locked_until::text AS locked_until,
 			       coalesce(locked_until <= now(), true) AS lease_over, response_status,
 			       encode(sha256(response_body), 'hex') AS body_hash
 			FROM idempotency_record WHERE operation IN ('create-payment', 'create-payment-async')
 			""";
 
+	private static final String MARIADB_RECORDS = """
+			SELECT idempotency_key, status, CAST(locked_until AS CHAR) AS locked_until,
+			       coalesce(locked_until <= UTC_TIMESTAMP(6), true) AS lease_over, response_status,
+			       SHA2(response_body, 256) AS body_hash
+			FROM idempotency_record WHERE operation IN ('create-payment', 'create-payment-async')
+			""";
+
 	private final String url;
 
-	PostgresState(String url) {
+	private final boolean mariadb;
+
+	/**
+	 * Read a database.
+	 * @param url its JDBC URL, {@code jdbc:postgresql:} (as user postgres) or
+	 * {@code jdbc:mariadb:} (as root), without a password
+	 */
+	JdbcState(String url) {
 		this.url = url;
+		this.mariadb = url.startsWith("jdbc:mariadb:");
 	}
 
 	/**
@@ -78,7 +93,7 @@ final class PostgresState implements IdempotencyRecords {
 	public List<DatabaseState.IdempotencyRecord> load() {
 		List<DatabaseState.IdempotencyRecord> records = new ArrayList<>();
 		try (Connection connection = connect(); Statement statement = connection.createStatement();
-				ResultSet rows = statement.executeQuery(RECORDS)) {
+				ResultSet rows = statement.executeQuery(this.mariadb ? MARIADB_RECORDS : POSTGRES_RECORDS)) {
 			while (rows.next()) {
 				int status = rows.getInt("response_status");
 				Integer responseStatus = rows.wasNull() ? null : status;
@@ -94,7 +109,7 @@ final class PostgresState implements IdempotencyRecords {
 	}
 
 	private Connection connect() throws SQLException {
-		return DriverManager.getConnection(this.url, "postgres", "");
+		return DriverManager.getConnection(this.url, this.mariadb ? "root" : "postgres", "");
 	}
 
 }
