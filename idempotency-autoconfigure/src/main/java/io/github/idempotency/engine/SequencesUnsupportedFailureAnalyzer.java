@@ -18,9 +18,9 @@ class SequencesUnsupportedFailureAnalyzer extends AbstractFailureAnalyzer<Sequen
 				+ ", keeps no sequence numbers:\n");
 		new TreeSet<>(cause.operations()).forEach((operation) -> description.append("\n    - ").append(operation));
 		return new FailureAnalysis(description.toString(), """
-				Use a store that keeps sequence numbers: the starter's JDBC store (PostgreSQL, H2) or its \
+				Use a store that keeps sequence numbers: the starter's JDBC store (PostgreSQL, MariaDB, H2) or its \
 				Redis store; or make your own store a SequencingIdempotencyStore \
-				(advanceSequence(...)), held to IdempotencyStoreContractTests; or remove @IdempotentSequence \
+				(advanceSequence(...)), held to SequencingIdempotencyStoreContractTests; or remove @IdempotentSequence \
 				from these methods.""", cause);
 	}
 

@@ -1,20 +1,29 @@
 package io.github.idempotency.jdbc;
 
+import java.time.Duration;
 import java.util.UUID;
 
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.store.IdempotencyRecord;
+import io.github.idempotency.store.ReferencingIdempotencyStore;
+import io.github.idempotency.store.SequencingIdempotencyStore;
 import io.github.idempotency.testsupport.store.IdempotencyStoreContractTests;
+import io.github.idempotency.testsupport.store.ReferencingIdempotencyStoreContractTests;
+import io.github.idempotency.testsupport.store.SequencingIdempotencyStoreContractTests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link JdbcIdempotencyStore} against the published store contract, plus what only the JDBC store
- * promises.
+ * {@link JdbcIdempotencyStore} against the published store contract and its sequence and reference
+ * parts, plus what only the JDBC store promises.
  */
 abstract class AbstractJdbcIdempotencyStoreTests extends IdempotencyStoreContractTests {
+
+	@Override
+	protected abstract JdbcIdempotencyStore store();
 
 	/**
 	 * The JDBC store keeps an expired record in its table, as stored, until the purge deletes it.
@@ -30,6 +39,46 @@ abstract class AbstractJdbcIdempotencyStoreTests extends IdempotencyStoreContrac
 		assertThat(record).isEqualTo(completed);
 		assertThat(record.expiresAt()).isBefore(storeTime());
 		assertThat(record.response().body()).isEqualTo(bytes("kept"));
+	}
+
+	@Nested
+	class Sequences extends SequencingIdempotencyStoreContractTests {
+
+		@Override
+		protected SequencingIdempotencyStore store() {
+			return AbstractJdbcIdempotencyStoreTests.this.store();
+		}
+
+		@Override
+		protected Duration shortTime() {
+			return AbstractJdbcIdempotencyStoreTests.this.shortTime();
+		}
+
+		@Override
+		protected int threads() {
+			return AbstractJdbcIdempotencyStoreTests.this.threads();
+		}
+
+	}
+
+	@Nested
+	class References extends ReferencingIdempotencyStoreContractTests {
+
+		@Override
+		protected ReferencingIdempotencyStore store() {
+			return AbstractJdbcIdempotencyStoreTests.this.store();
+		}
+
+		@Override
+		protected Duration shortTime() {
+			return AbstractJdbcIdempotencyStoreTests.this.shortTime();
+		}
+
+		@Override
+		protected int threads() {
+			return AbstractJdbcIdempotencyStoreTests.this.threads();
+		}
+
 	}
 
 }

@@ -4,7 +4,6 @@ import javax.sql.DataSource;
 
 import org.junit.jupiter.api.BeforeAll;
 
-import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.test.TestDataSources;
 
 /**
@@ -22,7 +21,7 @@ class H2JdbcIdempotencyStoreTests extends AbstractJdbcIdempotencyStoreTests {
 	}
 
 	@Override
-	protected IdempotencyStore store() {
+	protected JdbcIdempotencyStore store() {
 		return store;
 	}
 

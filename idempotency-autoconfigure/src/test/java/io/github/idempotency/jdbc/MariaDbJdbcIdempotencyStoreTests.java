@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.test.TestDataSources;
 import io.github.idempotency.testsupport.MariaDbTestDatabase;
 
@@ -32,7 +31,7 @@ class MariaDbJdbcIdempotencyStoreTests extends AbstractJdbcIdempotencyStoreTests
 	}
 
 	@Override
-	protected IdempotencyStore store() {
+	protected JdbcIdempotencyStore store() {
 		return store;
 	}
 

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import io.github.idempotency.IdempotencyKey;
-import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.test.TestDataSources;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
@@ -55,7 +54,7 @@ class PostgresHashPartitionedStoreTests extends AbstractJdbcIdempotencyStoreTest
 	}
 
 	@Override
-	protected IdempotencyStore store() {
+	protected JdbcIdempotencyStore store() {
 		return store;
 	}
 

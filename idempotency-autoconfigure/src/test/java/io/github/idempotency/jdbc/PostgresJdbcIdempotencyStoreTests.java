@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.test.TestDataSources;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
@@ -31,7 +30,7 @@ class PostgresJdbcIdempotencyStoreTests extends AbstractJdbcIdempotencyStoreTest
 	}
 
 	@Override
-	protected IdempotencyStore store() {
+	protected JdbcIdempotencyStore store() {
 		return store;
 	}
 

@@ -1,14 +1,8 @@
 package io.github.idempotency.testsupport.store;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,9 +13,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-import org.awaitility.Awaitility;
-import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import io.github.idempotency.IdempotencyKey;
@@ -29,9 +20,6 @@ import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
-import io.github.idempotency.store.ReferencingIdempotencyStore;
-import io.github.idempotency.store.SequencingIdempotencyStore;
-import io.github.idempotency.store.SequencingIdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.RecordStatus;
 import io.github.idempotency.store.StoredResponse;
 
@@ -55,64 +43,11 @@ import static org.assertj.core.api.Assertions.entry;
  * }
  * </pre>
  *
- * The tests use the store through the SPI only. Each test works on keys of a tenant of its own, so
- * that tests share one store without resetting it. Where time must pass (a lease runs out, a
- * record expires), a test uses a lease or TTL of {@link #shortTime()} and polls the store until its
- * own clock has passed that instant: the store's time is read from the creation time of a probe
- * claim, so the JVM's clock never decides.
+ * A store that keeps sequence numbers or references runs those tests too, from a nested class
+ * each that extends {@link SequencingIdempotencyStoreContractTests} or
+ * {@link ReferencingIdempotencyStoreContractTests}: a store runs exactly the tests of what it offers.
  */
-public abstract class IdempotencyStoreContractTests {
-
-	/**
-	 * The lease of a claim that is to stay live for the whole test.
-	 */
-	protected static final Duration LEASE = Duration.ofMinutes(1);
-
-	/**
-	 * The TTL of a record that is to stay live for the whole test.
-	 */
-	protected static final Duration TTL = Duration.ofHours(1);
-
-	/**
-	 * The fingerprint of most requests: the SHA-256 of {@code request a}, in hex.
-	 */
-	protected static final String FINGERPRINT_A = sha256Hex("request a");
-
-	/**
-	 * The fingerprint of a request that reuses a key with another body.
-	 */
-	protected static final String FINGERPRINT_B = sha256Hex("request b");
-
-	/**
-	 * How far apart a store's record times and the durations asked for may be.
-	 */
-	protected static final Duration CLOCK_TOLERANCE = Duration.ofSeconds(2);
-
-	private final String tenant = "tenant-" + UUID.randomUUID();
-
-	/**
-	 * Return the store under test, ready for use; one store may serve every test.
-	 * @return the store
-	 */
-	protected abstract IdempotencyStore store();
-
-	/**
-	 * Return a lease or TTL short enough to wait out in a test and long enough for the store to
-	 * tell apart from no time at all: the store must keep time at least this precisely.
-	 * @return 200 milliseconds, unless overridden
-	 */
-	protected Duration shortTime() {
-		return Duration.ofMillis(200);
-	}
-
-	/**
-	 * Return how many threads race in the concurrency tests; the store should serve that many
-	 * calls at once (with a connection pool at least that big, for instance).
-	 * @return 16, unless overridden
-	 */
-	protected int threads() {
-		return 16;
-	}
+public abstract class IdempotencyStoreContractTests extends IdempotencyStoreContractSupport {
 
 	@Test
 	void claimsAnAbsentKey() {
@@ -589,8 +524,8 @@ public abstract class IdempotencyStoreContractTests {
 
 	@Test
 	void keysAreScopedByOperation() {
-		IdempotencyKey payments = new IdempotencyKey(this.tenant, "POST /payments", "same-key");
-		IdempotencyKey refunds = new IdempotencyKey(this.tenant, "POST /refunds", "same-key");
+		IdempotencyKey payments = new IdempotencyKey(tenant(), "POST /payments", "same-key");
+		IdempotencyKey refunds = new IdempotencyKey(tenant(), "POST /refunds", "same-key");
 		UUID paymentToken = claim(payments, FINGERPRINT_A);
 		UUID refundToken = claim(refunds, FINGERPRINT_A);
 		assertThat(store().release(refunds, paymentToken)).isFalse();
@@ -605,7 +540,7 @@ public abstract class IdempotencyStoreContractTests {
 	 */
 	@Test
 	void keysWhosePartsJoinAlikeNeverCollide() {
-		String t = this.tenant;
+		String t = tenant();
 		List<IdempotencyKey> keys = new ArrayList<>();
 		for (String separator : List.of(":", "|", "/", "::", "\\", "\t")) {
 			keys.add(new IdempotencyKey(t + separator + "a", "b", "c"));
@@ -633,7 +568,7 @@ public abstract class IdempotencyStoreContractTests {
 	 */
 	@Test
 	void keysDifferingInCaseOrUnicodeFormNeverCollide() {
-		String t = this.tenant;
+		String t = tenant();
 		List<IdempotencyKey> keys = List.of(new IdempotencyKey(t, "create-payment", "key"),
 				new IdempotencyKey(t, "create-payment", "KEY"), new IdempotencyKey(t, "Create-Payment", "key"),
 				new IdempotencyKey(t.toUpperCase(), "create-payment", "key"),
@@ -648,7 +583,7 @@ public abstract class IdempotencyStoreContractTests {
 
 	@Test
 	void storesKeysTenantsAndOperationsOfTheMaximumLength() {
-		IdempotencyKey key = new IdempotencyKey(this.tenant + "x".repeat(255 - this.tenant.length()), "o".repeat(255),
+		IdempotencyKey key = new IdempotencyKey(tenant() + "x".repeat(255 - tenant().length()), "o".repeat(255),
 				"k".repeat(255));
 		UUID token = claim(key, FINGERPRINT_A);
 		assertThat(store().complete(key, token, response(200, bytes("long")), TTL)).isTrue();
@@ -786,230 +721,6 @@ public abstract class IdempotencyStoreContractTests {
 		}
 	}
 
-	@Test
-	void sequenceNumbersOfAScopeAreAcceptedWhileTheyIncrease() {
-		assumeSequences();
-		assertAccepted("increasing", 1);
-		assertAccepted("increasing", 2);
-		assertAccepted("increasing", 7);
-		assertAccepted("increasing", 1000);
-	}
-
-	/**
-	 * The same number again, such as a retry after a transient failure, is accepted.
-	 */
-	@Test
-	void theSameSequenceNumberAgainIsAccepted() {
-		assumeSequences();
-		assertAccepted("same", 0);
-		assertAccepted("same", 0);
-		assertAccepted("same", 5);
-		assertAccepted("same", 5);
-	}
-
-	@Test
-	void aLowerSequenceNumberIsRefusedWithTheHighestNumberOfItsScope() {
-		assumeSequences();
-		assertAccepted("lower", 5);
-		assertThat(advance("lower", 3, TTL)).isEqualTo(new SequenceAdvance(false, 5));
-		assertThat(advance("lower", 4, TTL)).isEqualTo(new SequenceAdvance(false, 5));
-		assertThat(advance("lower", 0, TTL)).isEqualTo(new SequenceAdvance(false, 5));
-		assertAccepted("lower", 6);
-		assertThat(advance("lower", 5, TTL)).isEqualTo(new SequenceAdvance(false, 6));
-	}
-
-	@Test
-	void sequenceScopesBelongToTheirTenant() {
-		assumeSequences();
-		assertAccepted("shared scope", 10);
-		assertThat(sequencing().advanceSequence(this.tenant + "-other", "shared scope", 1, TTL))
-			.isEqualTo(new SequenceAdvance(true, 1));
-		assertAccepted("another scope", 1);
-		assertThat(advance("shared scope", 9, TTL)).isEqualTo(new SequenceAdvance(false, 10));
-	}
-
-	/**
-	 * Numbers compare exactly, even past what a double holds exactly (2^53).
-	 */
-	@Test
-	void largeSequenceNumbersCompareExactly() {
-		assumeSequences();
-		long large = (1L << 62) + 1;
-		assertAccepted("large", large);
-		assertThat(advance("large", large - 1, TTL)).isEqualTo(new SequenceAdvance(false, large));
-		assertAccepted("large", large);
-		assertAccepted("large", Long.MAX_VALUE);
-		assertThat(advance("large", Long.MAX_VALUE - 1, TTL)).isEqualTo(new SequenceAdvance(false, Long.MAX_VALUE));
-	}
-
-	@Test
-	void sequenceScopesWhoseNamesJoinAlikeNeverCollide() {
-		assumeSequences();
-		List<String> scopes = List.of("a:b", "a", "a%3Ab", "{a}", "a}", "{", "\u65e5\u672c", "A:B", "a:b ");
-		for (int i = 0; i < scopes.size(); i++) {
-			assertAccepted(scopes.get(i), 100 + i);
-		}
-		for (int i = 0; i < scopes.size(); i++) {
-			assertThat(advance(scopes.get(i), 0, TTL)).as(scopes.get(i)).isEqualTo(new SequenceAdvance(false, 100 + i));
-		}
-		assertThat(sequencing().advanceSequence(this.tenant + ":a", "b", 1, TTL)).isEqualTo(new SequenceAdvance(true, 1));
-	}
-
-	/**
-	 * A scope is kept for the TTL after its last accepted number, and then forgotten.
-	 */
-	@Test
-	void anExpiredSequenceScopeForgetsItsHighestNumber() {
-		assumeSequences();
-		assertThat(advance("expiring", 100, shortTime())).isEqualTo(new SequenceAdvance(true, 100));
-		// The scope was advanced before this reading of the store's clock: it expires by then plus its TTL.
-		awaitStoreTimeAfter(storeTime().plus(shortTime()));
-		assertAccepted("expiring", 1);
-		assertThat(advance("expiring", 0, TTL)).isEqualTo(new SequenceAdvance(false, 1));
-	}
-
-	/**
-	 * Threads advance one scope at once, each through its own share of shuffled numbers: the
-	 * highest number is always accepted and ends up the scope's, every refusal reports a higher
-	 * number than its own, and the highest number a thread sees never goes down.
-	 */
-	@Test
-	void concurrentAdvancesOfOneScopeLetTheHighestNumberWin() throws Exception {
-		assumeSequences();
-		int perThread = 8;
-		for (int round = 0; round < 5; round++) {
-			String scope = "race-" + round;
-			List<Long> numbers = new ArrayList<>();
-			for (long n = 1; n <= (long) threads() * perThread; n++) {
-				numbers.add(n);
-			}
-			Collections.shuffle(numbers);
-			List<List<SequenceAdvance>> results = Race.run(threads(), (thread) -> {
-				List<SequenceAdvance> seen = new ArrayList<>();
-				for (int i = 0; i < perThread; i++) {
-					seen.add(advance(scope, numbers.get(thread * perThread + i), TTL));
-				}
-				return seen;
-			});
-			long max = (long) threads() * perThread;
-			for (int thread = 0; thread < results.size(); thread++) {
-				List<SequenceAdvance> seen = results.get(thread);
-				for (int i = 0; i < perThread; i++) {
-					long number = numbers.get(thread * perThread + i);
-					SequenceAdvance advance = seen.get(i);
-					if (advance.accepted()) {
-						assertThat(advance.highest()).isEqualTo(number);
-					}
-					else {
-						assertThat(advance.highest()).as("highest seen when %d was refused", number)
-							.isGreaterThan(number)
-							.isLessThanOrEqualTo(max);
-					}
-					if (number == max) {
-						assertThat(advance.accepted()).as("the highest number, %d", max).isTrue();
-					}
-				}
-				assertThat(seen).extracting(SequenceAdvance::highest).isSorted();
-			}
-			assertThat(advance(scope, 0, TTL)).isEqualTo(new SequenceAdvance(false, max));
-		}
-	}
-
-	@Test
-	void referencesAttachedToAClaimedKeyAreKeptWithItsRecord() {
-		assumeReferences();
-		IdempotencyKey key = key("references");
-		UUID token = claim(key, FINGERPRINT_A);
-		referencing().addReference(key, "gateway_transaction", "tx-2", TTL);
-		referencing().addReference(key, "gateway_transaction", "tx-1", TTL);
-		referencing().addReference(key, "refund", "r-9", TTL);
-		referencing().addReference(key, "gateway_transaction", "tx-1", TTL);
-		Map<String, List<String>> expected = Map.of("gateway_transaction", List.of("tx-1", "tx-2"), "refund",
-				List.of("r-9"));
-		assertThat(referencing().references(key)).isEqualTo(expected);
-		assertThat(List.copyOf(referencing().references(key).keySet())).containsExactly("gateway_transaction", "refund");
-		assertThat(store().complete(key, token, response(201, bytes("charged")), TTL)).isTrue();
-		assertThat(referencing().references(key)).isEqualTo(expected);
-		assertThat(referencing().findByReference("gateway_transaction", "tx-2", 10)).containsExactly(key);
-		assertThat(referencing().findByReference("refund", "r-9", 10)).containsExactly(key);
-		assertThat(existing(store().claim(request(key, FINGERPRINT_A))).record().response().body())
-			.isEqualTo(bytes("charged"));
-	}
-
-	@Test
-	void aReferenceFindsEveryKeyItIsAttachedToOldestFirst() {
-		assumeReferences();
-		String value = "tx-" + UUID.randomUUID();
-		IdempotencyKey first = key("referenced-first");
-		IdempotencyKey second = new IdempotencyKey(first.tenant() + "-other", "POST /refunds", "referenced-second");
-		IdempotencyKey third = key("referenced-third");
-		for (IdempotencyKey key : List.of(first, second, third)) {
-			claim(key, FINGERPRINT_A);
-			Instant attached = storeTime();
-			referencing().addReference(key, "gateway_transaction", value, TTL);
-			awaitStoreTimeAfter(attached);
-		}
-		assertThat(referencing().findByReference("gateway_transaction", value, 10)).containsExactly(first, second, third);
-		assertThat(referencing().findByReference("gateway_transaction", value, 2)).containsExactly(first, second);
-		assertThat(referencing().findByReference("gateway_transaction", value + "-other", 10)).isEmpty();
-		assertThat(referencing().findByReference("refund", value, 10)).isEmpty();
-		assertThat(referencing().references(key("referenced-none"))).isEmpty();
-	}
-
-	/**
-	 * A reference names an effect of an attempt, such as a charge, that a transient failure after
-	 * it does not undo: it stays with the released key and the retry that claims it again.
-	 */
-	@Test
-	void referencesOutliveAReleaseAndTheRetryThatClaimsTheKeyAgain() {
-		assumeReferences();
-		IdempotencyKey key = key("references-released");
-		UUID first = claim(key, FINGERPRINT_A);
-		referencing().addReference(key, "gateway_transaction", "tx-attempt-1", TTL);
-		assertThat(store().release(key, first, "status 503")).isTrue();
-		assertThat(referencing().references(key)).containsEntry("gateway_transaction", List.of("tx-attempt-1"));
-		UUID second = claimed(store().claim(request(key, FINGERPRINT_A))).token();
-		referencing().addReference(key, "gateway_transaction", "tx-attempt-2", TTL);
-		assertThat(store().complete(key, second, response(201, bytes("second")), TTL)).isTrue();
-		assertThat(referencing().references(key)).containsEntry("gateway_transaction",
-				List.of("tx-attempt-1", "tx-attempt-2"));
-		assertThat(referencing().findByReference("gateway_transaction", "tx-attempt-1", 10)).containsExactly(key);
-	}
-
-	/**
-	 * A new request that claims a key whose record expired is another request: the references of
-	 * the record it replaces are not its own.
-	 */
-	@Test
-	void aNewRequestThatReplacesAnExpiredRecordDoesNotInheritItsReferences() {
-		assumeReferences();
-		IdempotencyKey key = key("references-expired");
-		UUID token = claim(key, FINGERPRINT_A);
-		String value = "tx-" + UUID.randomUUID();
-		referencing().addReference(key, "gateway_transaction", value, TTL);
-		assertThat(store().complete(key, token, response(200, bytes("old")), shortTime())).isTrue();
-		awaitExpiry(key);
-		claimed(store().claim(request(key, FINGERPRINT_B)));
-		assertThat(referencing().references(key)).isEmpty();
-		assertThat(referencing().findByReference("gateway_transaction", value, 10)).isEmpty();
-	}
-
-	@Test
-	void referenceValuesAreKeptExactly() {
-		assumeReferences();
-		IdempotencyKey key = key("references-exact");
-		claim(key, FINGERPRINT_A);
-		List<String> values = List.of("a:b", "x=y", "{z}", "%3A", "\u65e5\u672c", " spaced ", "ref:gateway:1",
-				"v".repeat(255));
-		for (String value : values) {
-			referencing().addReference(key, "odd.values-1_", value, TTL);
-		}
-		assertThat(referencing().references(key).get("odd.values-1_")).containsExactlyInAnyOrderElementsOf(values);
-		for (String value : values) {
-			assertThat(referencing().findByReference("odd.values-1_", value, 10)).as(value).containsExactly(key);
-		}
-	}
-
 	/**
 	 * Threads claim a few keys at random and then complete, release or stall them (a stalled
 	 * claim's lease runs out, as if its holder had hung, and its holder later tries to complete,
@@ -1077,160 +788,6 @@ public abstract class IdempotencyStoreContractTests {
 		assertThat(ClaimFuzz.sum(fuzz.revivals)).as("leases extended late").isGreaterThan(0);
 	}
 
-	/**
-	 * Return the store as one that keeps sequence numbers, for the tests of that capability.
-	 * @return the store
-	 */
-	protected final SequencingIdempotencyStore sequencing() {
-		assumeSequences();
-		return (SequencingIdempotencyStore) store();
-	}
-
-	/**
-	 * Return the store as one that keeps references, for the tests of that capability.
-	 * @return the store
-	 */
-	protected final ReferencingIdempotencyStore referencing() {
-		assumeReferences();
-		return (ReferencingIdempotencyStore) store();
-	}
-
-	/**
-	 * Skip a test of references on a store that does not keep them.
-	 */
-	protected final void assumeReferences() {
-		Assumptions.assumeTrue(store() instanceof ReferencingIdempotencyStore, "The store keeps no references");
-	}
-
-	/**
-	 * Skip a test of sequence numbers on a store that does not keep them.
-	 */
-	protected final void assumeSequences() {
-		Assumptions.assumeTrue(store() instanceof SequencingIdempotencyStore, "The store keeps no sequence numbers");
-	}
-
-	/**
-	 * Advance a scope of this test's own tenant.
-	 * @param scope the scope
-	 * @param sequence the sequence number
-	 * @param ttl how long the scope is kept
-	 * @return the answer of the store
-	 */
-	protected final SequenceAdvance advance(String scope, long sequence, Duration ttl) {
-		return sequencing().advanceSequence(this.tenant, scope, sequence, ttl);
-	}
-
-	private void assertAccepted(String scope, long sequence) {
-		assertThat(advance(scope, sequence, TTL)).as("advance of %s to %d", scope, sequence)
-			.isEqualTo(new SequenceAdvance(true, sequence));
-	}
-
-	/**
-	 * Return a key of this test's own tenant.
-	 * @param name the key
-	 * @return the key, for the operation {@code POST /payments}
-	 */
-	protected final IdempotencyKey key(String name) {
-		return new IdempotencyKey(this.tenant, "POST /payments", name);
-	}
-
-	/**
-	 * Claim an absent key with {@link #LEASE} and {@link #TTL}, asserting that it was claimed.
-	 * @param key the key
-	 * @param fingerprint the fingerprint
-	 * @return the fencing token
-	 */
-	protected final UUID claim(IdempotencyKey key, String fingerprint) {
-		return claim(request(key, fingerprint));
-	}
-
-	/**
-	 * Claim an absent key, asserting that it was claimed.
-	 * @param request the claim
-	 * @return the fencing token
-	 */
-	protected final UUID claim(ClaimRequest request) {
-		ClaimResult.Claimed claimed = claimed(store().claim(request));
-		assertThat(claimed.takenOver()).isFalse();
-		return claimed.token();
-	}
-
-	/**
-	 * Return the store's current time: the creation time of a probe claim, which is then released.
-	 * @return the time by the store's clock
-	 */
-	protected final Instant storeTime() {
-		IdempotencyKey probe = new IdempotencyKey(this.tenant, "store clock probe", UUID.randomUUID().toString());
-		UUID token = claim(probe, FINGERPRINT_A);
-		Instant now = store().find(probe).orElseThrow().createdAt();
-		assertThat(store().release(probe, token)).isTrue();
-		return now;
-	}
-
-	/**
-	 * Wait until the store's clock has passed an instant.
-	 * @param instant the instant, by the store's clock
-	 */
-	protected final void awaitStoreTimeAfter(Instant instant) {
-		Awaitility.await("the store's clock to pass " + instant)
-			.atMost(shortTime().multipliedBy(10).plusSeconds(10))
-			.pollInSameThread()
-			.pollDelay(Duration.ZERO)
-			.pollInterval(max(shortTime().dividedBy(10), Duration.ofMillis(1)))
-			.until(() -> storeTime().isAfter(instant));
-	}
-
-	/**
-	 * Wait until the lease of a record in progress has run out by the store's clock.
-	 * @param key the key of the record
-	 */
-	protected final void awaitLeaseRunOut(IdempotencyKey key) {
-		Instant lockedUntil = store().find(key).orElseThrow().lockedUntil();
-		assertThat(lockedUntil).as("lease of a record in progress").isNotNull();
-		awaitStoreTimeAfter(lockedUntil);
-	}
-
-	/**
-	 * Wait until a record has expired by the store's clock.
-	 * @param key the key of the record
-	 */
-	protected final void awaitExpiry(IdempotencyKey key) {
-		awaitStoreTimeAfter(store().find(key).orElseThrow().expiresAt());
-	}
-
-	protected static ClaimRequest request(IdempotencyKey key, String fingerprint) {
-		return new ClaimRequest(key, fingerprint, LEASE, TTL);
-	}
-
-	protected static ClaimResult.Claimed claimed(ClaimResult result) {
-		assertThat(result).isInstanceOf(ClaimResult.Claimed.class);
-		return (ClaimResult.Claimed) result;
-	}
-
-	protected static ClaimResult.Existing existing(ClaimResult result) {
-		assertThat(result).isInstanceOf(ClaimResult.Existing.class);
-		return (ClaimResult.Existing) result;
-	}
-
-	/**
-	 * Return a response with a body and the headers {@code Content-Type}, {@code Location} and a
-	 * repeated {@code X-Trace}, in that order.
-	 * @param status the status
-	 * @param body the body
-	 * @return the response
-	 */
-	protected static StoredResponse response(int status, byte[] body) {
-		Map<String, List<String>> headers = new LinkedHashMap<>();
-		headers.put("Content-Type", List.of("application/json"));
-		headers.put("Location", List.of("/payments/42"));
-		headers.put("X-Trace", List.of("a", "b: c"));
-		return new StoredResponse(status, headers, body);
-	}
-
-	protected static byte[] bytes(String text) {
-		return text.getBytes(StandardCharsets.UTF_8);
-	}
-
 	private void assertEveryKeyIsItsOwn(List<IdempotencyKey> keys) {
 		assertThat(keys).doesNotHaveDuplicates();
 		Map<IdempotencyKey, UUID> tokens = new LinkedHashMap<>();
@@ -1277,31 +834,12 @@ public abstract class IdempotencyStoreContractTests {
 		return tokens;
 	}
 
-	private static Instant latest(Instant one, @Nullable Instant other) {
-		assertThat(other).isNotNull();
-		return other.isAfter(one) ? other : one;
-	}
-
-	private static Duration max(Duration one, Duration other) {
-		return (one.compareTo(other) >= 0) ? one : other;
-	}
-
 	private static byte[] allByteValues() {
 		byte[] bytes = new byte[512];
 		for (int i = 0; i < bytes.length; i++) {
 			bytes[i] = (byte) (i * 7);
 		}
 		return bytes;
-	}
-
-	private static String sha256Hex(String text) {
-		try {
-			return HexFormat.of()
-				.formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is required by the Java platform", ex);
-		}
 	}
 
 }

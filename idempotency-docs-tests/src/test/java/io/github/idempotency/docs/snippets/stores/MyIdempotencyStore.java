@@ -8,14 +8,14 @@ import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyRecord;
-import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.store.SequencingIdempotencyStore;
 import io.github.idempotency.store.StoredResponse;
 
 /**
  * The shape of a store of your own, as the store SPI asks for it: here only so that the contract
  * test's snippet compiles, never run.
  */
-class MyIdempotencyStore implements IdempotencyStore {
+class MyIdempotencyStore implements SequencingIdempotencyStore {
 
 	@Override
 	public ClaimResult claim(ClaimRequest request) {
@@ -39,6 +39,11 @@ class MyIdempotencyStore implements IdempotencyStore {
 
 	@Override
 	public Optional<IdempotencyRecord> find(IdempotencyKey key) {
+		throw new UnsupportedOperationException("a store of your own");
+	}
+
+	@Override
+	public SequenceAdvance advanceSequence(String tenant, String scope, long sequence, Duration ttl) {
 		throw new UnsupportedOperationException("a store of your own");
 	}
 

@@ -1,8 +1,12 @@
 package io.github.idempotency.docs.snippets.stores;
 
 // tag::store-contract[]
+import org.junit.jupiter.api.Nested;
+
 import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.store.SequencingIdempotencyStore;
 import io.github.idempotency.testsupport.store.IdempotencyStoreContractTests;
+import io.github.idempotency.testsupport.store.SequencingIdempotencyStoreContractTests;
 
 class MyIdempotencyStoreTests extends IdempotencyStoreContractTests {
 
@@ -11,6 +15,17 @@ class MyIdempotencyStoreTests extends IdempotencyStoreContractTests {
 	@Override
 	protected IdempotencyStore store() {
 		return store;
+	}
+
+	// only if it keeps sequence numbers (ReferencingIdempotencyStoreContractTests likewise)
+	@Nested
+	class Sequences extends SequencingIdempotencyStoreContractTests {
+
+		@Override
+		protected SequencingIdempotencyStore store() {
+			return store;
+		}
+
 	}
 
 }
