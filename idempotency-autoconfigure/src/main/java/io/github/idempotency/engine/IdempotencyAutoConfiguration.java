@@ -84,9 +84,9 @@ public final class IdempotencyAutoConfiguration {
 	}
 
 	@Bean
-	static SequenceStoreCheck idempotencySequenceStoreCheck(ObjectProvider<IdempotencyStore> store,
-			ObjectProvider<IdempotentOperationNames> names) {
-		return new SequenceStoreCheck(store, names);
+	static StoreCapabilityCheck idempotencyStoreCapabilityCheck(ObjectProvider<IdempotencyStore> store,
+			ObjectProvider<IdempotentOperationNames> names, ObjectProvider<IdempotencyProperties> properties) {
+		return new StoreCapabilityCheck(store, names, properties);
 	}
 
 	/**

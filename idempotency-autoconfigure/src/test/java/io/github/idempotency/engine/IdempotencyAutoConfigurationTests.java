@@ -101,14 +101,51 @@ class IdempotencyAutoConfigurationTests {
 		this.runner.withUserConfiguration(LedgerConfiguration.class, StoreWithoutSequencesConfiguration.class)
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				assertThat(context.getStartupFailure()).isInstanceOf(SequencesUnsupportedException.class);
-				FailureAnalysis analysis = new SequencesUnsupportedFailureAnalyzer()
+				assertThat(context.getStartupFailure()).isInstanceOf(StoreCapabilitiesMissingException.class);
+				FailureAnalysis analysis = new StoreCapabilitiesMissingFailureAnalyzer()
 					.analyze(context.getStartupFailure());
 				assertThat(analysis.getDescription()).contains("@IdempotentSequence")
 					.contains("ledger-posting")
-					.contains(StoreWithoutSequences.class.getName());
+					.contains(StoreWithoutSequences.class.getName())
+					.doesNotContain("ATOMIC");
 				assertThat(analysis.getAction()).contains("SequencingIdempotencyStore").contains("advanceSequence");
 			});
+	}
+
+	/**
+	 * An ATOMIC claim must commit with the operation's writes: over a store that cannot join the
+	 * operation's transaction, the claim would commit on its own, and the start is refused.
+	 */
+	@Test
+	void atomicOperationsOverAStoreThatCannotJoinTheirTransactionStopTheStartAndSayWhatToDo() {
+		this.runner.withUserConfiguration(PaymentsConfiguration.class, StoreWithoutSequencesConfiguration.class)
+			.withPropertyValues("idempotency.operations.pay.mode=atomic")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).isInstanceOf(StoreCapabilitiesMissingException.class);
+				FailureAnalysis analysis = new StoreCapabilitiesMissingFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("ATOMIC mode")
+					.contains("operation 'pay' is ATOMIC: idempotency.operations.pay.mode=atomic")
+					.contains(StoreWithoutSequences.class.getName())
+					.doesNotContain("@IdempotentSequence");
+				assertThat(analysis.getAction()).contains("LEASED").contains("TransactionalIdempotencyStore");
+			});
+	}
+
+	@Test
+	void theDefaultModeAtomicOverAStoreThatCannotJoinTransactionsStopsTheStart() {
+		this.runner.withUserConfiguration(PaymentsConfiguration.class, StoreWithoutSequencesConfiguration.class)
+			.withPropertyValues("idempotency.default-mode=atomic")
+			.run((context) -> assertThat(context.getStartupFailure()).isInstanceOf(StoreCapabilitiesMissingException.class)
+				.hasMessageContaining("idempotency.default-mode=atomic"));
+	}
+
+	@Test
+	void atomicOperationsStartOverTheJdbcStore() {
+		this.runner.withUserConfiguration(PaymentsConfiguration.class)
+			.withPropertyValues("idempotency.operations.pay.mode=atomic")
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
