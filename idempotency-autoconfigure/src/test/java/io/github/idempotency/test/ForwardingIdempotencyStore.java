@@ -16,15 +16,21 @@ import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.store.StoredResponse;
+import io.github.idempotency.store.TransactionalIdempotencyStore;
 
 /**
- * A real store passed every call, for tests that watch or hold some of them back.
+ * A real JDBC store passed every call, for tests that watch or hold some of them back; it offers
+ * what the JDBC store offers, ATOMIC's joined transaction included.
  */
-public abstract class ForwardingIdempotencyStore implements SequencingIdempotencyStore, ReferencingIdempotencyStore {
+public abstract class ForwardingIdempotencyStore
+		implements SequencingIdempotencyStore, ReferencingIdempotencyStore, TransactionalIdempotencyStore {
 
 	protected final IdempotencyStore delegate;
 
 	protected ForwardingIdempotencyStore(IdempotencyStore delegate) {
+		if (!(delegate instanceof TransactionalIdempotencyStore)) {
+			throw new IllegalArgumentException("A forwarding store passes its calls to a JDBC store, not to " + delegate);
+		}
 		this.delegate = delegate;
 	}
 
