@@ -119,6 +119,20 @@ class KafkaRedeliveryTests {
 	}
 
 	@Test
+	void aKeyReusedWithAnotherPayloadIsRefusedWithoutRunningAndGoesToTheDeadLetterTopicOnce() {
+		String shipment = UUID.randomUUID().toString();
+		String key = "shipment-" + shipment;
+		String other = "other-" + shipment;
+		send(KafkaOrderApplication.SHIPMENTS, null, shipment, key);
+		send(KafkaOrderApplication.SHIPMENTS, null, other, key);
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.received.deadLetters(other).size() == 1);
+		assertThat(this.deliveries.of(KafkaOrderApplication.SHIPMENTS, key)).extracting(Delivery::outcome)
+			.containsExactly("committed", "IdempotencyKeyMismatchException");
+		assertThat(effects("shipment", shipment)).isOne();
+		assertThat(effects("shipment", other)).isZero();
+	}
+
+	@Test
 	void aDuplicateArrivingWhileTheFirstIsInProgressOnAnotherConsumerIsRetriedThenSkipped() {
 		String parcel = "parcel-" + UUID.randomUUID();
 		ConcurrentMessageListenerContainer<?, ?> consumers = (ConcurrentMessageListenerContainer<?, ?>) this.registry
