@@ -32,6 +32,7 @@ import org.springframework.kafka.support.converter.StringJacksonJsonMessageConve
 import org.springframework.messaging.handler.annotation.SendTo;
 import org.springframework.util.backoff.FixedBackOff;
 
+import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.annotation.Idempotent;
 
 /**
@@ -54,6 +55,8 @@ class KafkaOrderApplication {
 	static final String INVOICES = "kafka-invoices";
 
 	static final String PARCELS = "kafka-parcels";
+
+	static final String REFUNDS = "kafka-refunds";
 
 	static final String DEAD_LETTERS = "kafka-dead-letters";
 
@@ -121,6 +124,8 @@ class KafkaOrderApplication {
 
 		private final Gates gates;
 
+		private final Set<String> failOnce = ConcurrentHashMap.newKeySet();
+
 		Listeners(JdbcTemplate jdbc, Gates gates) {
 			this.jdbc = jdbc;
 			this.gates = gates;
@@ -154,6 +159,19 @@ class KafkaOrderApplication {
 		public void onParcel(ConsumerRecord<String, String> record) {
 			effect("parcel", record.key());
 			this.gates.pass(record.key());
+		}
+
+		@KafkaListener(id = "refunds", topics = REFUNDS)
+		@Idempotent(operation = "kafka-refund", mode = IdempotencyMode.ATOMIC)
+		public void onRefund(ConsumerRecord<String, String> record) {
+			effect("refund", record.value());
+			if (this.failOnce.remove(record.value())) {
+				throw new IllegalStateException("The bank did not answer");
+			}
+		}
+
+		void failOnce(String value) {
+			this.failOnce.add(value);
 		}
 
 		private void effect(String endpoint, String detail) {

@@ -20,6 +20,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import io.github.idempotency.kafka.KafkaOrderApplication.Deliveries;
 import io.github.idempotency.kafka.KafkaOrderApplication.Delivery;
 import io.github.idempotency.kafka.KafkaOrderApplication.Gates;
+import io.github.idempotency.kafka.KafkaOrderApplication.Listeners;
 import io.github.idempotency.kafka.KafkaOrderApplication.Received;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
@@ -35,12 +36,13 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(classes = KafkaOrderApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.flyway.locations=classpath:db/webtest",
 				"spring.kafka.consumer.auto-offset-reset=earliest", "spring.kafka.listener.ack-mode=manual",
+				"spring.kafka.listener.poll-timeout=100ms",
 				"idempotency.classification.final-exceptions="
 						+ "io.github.idempotency.kafka.KafkaOrderApplication.InvalidInvoiceException" })
 @EmbeddedKafka(partitions = 1,
 		topics = { KafkaOrderApplication.SHIPMENTS, KafkaOrderApplication.ORDERS, KafkaOrderApplication.REPLIES,
-				KafkaOrderApplication.INVOICES, KafkaOrderApplication.DEAD_LETTERS },
-		bootstrapServersProperty = "spring.kafka.bootstrap-servers")
+				KafkaOrderApplication.INVOICES, KafkaOrderApplication.REFUNDS, KafkaOrderApplication.DEAD_LETTERS },
+		brokerProperties = "offsets.topic.num.partitions=1", bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 class KafkaRedeliveryTests {
 
 	static final PostgresTestDatabase database = PostgresTestDatabase.create("kafka");
@@ -66,6 +68,9 @@ class KafkaRedeliveryTests {
 
 	@Autowired
 	Gates gates;
+
+	@Autowired
+	Listeners listeners;
 
 	@Autowired
 	JdbcTemplate jdbc;
@@ -133,6 +138,22 @@ class KafkaRedeliveryTests {
 	}
 
 	@Test
+	void aTransientFailureReleasesTheKeyAndTheRetryRunsAgainOnTheWritesOfNoFailedAttemptInAtomicMode() {
+		String refund = UUID.randomUUID().toString();
+		String key = "refund-" + refund;
+		this.listeners.failOnce(refund);
+		send(KafkaOrderApplication.REFUNDS, null, refund, key);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.deliveries.of(KafkaOrderApplication.REFUNDS, key)
+				.stream()
+				.anyMatch((d) -> d.outcome().equals("committed")));
+		assertThat(this.deliveries.of(KafkaOrderApplication.REFUNDS, key)).extracting(Delivery::outcome)
+			.containsExactly("IllegalStateException", "committed");
+		assertThat(effects("refund", refund)).isOne();
+		assertThat(status("kafka-refund", key)).isEqualTo("COMPLETED");
+	}
+
+	@Test
 	void aDuplicateArrivingWhileTheFirstIsInProgressOnAnotherConsumerIsRetriedThenSkipped() {
 		String parcel = "parcel-" + UUID.randomUUID();
 		ConcurrentMessageListenerContainer<?, ?> consumers = (ConcurrentMessageListenerContainer<?, ?>) this.registry
@@ -147,12 +168,12 @@ class KafkaRedeliveryTests {
 		this.kafka.send(new ProducerRecord<>(KafkaOrderApplication.PARCELS, 0, parcel, "first"));
 		await().atMost(Duration.ofSeconds(30)).until(() -> effects("parcel", parcel) == 1);
 		this.kafka.send(new ProducerRecord<>(KafkaOrderApplication.PARCELS, 1, parcel, "first"));
-		// More refusals than the error handler's own back-off allows (three retries) before the
-		// first one ends.
+		// As many refusals as the error handler's own back-off allows (three retries, and then the
+		// dead-letter topic) before the first one ends.
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.deliveries.of(KafkaOrderApplication.PARCELS, parcel)
 			.stream()
 			.filter((d) -> d.outcome().equals("IdempotencyKeyInProgressException"))
-			.count() >= 5);
+			.count() >= 4);
 		this.gates.open(parcel);
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.deliveries.of(KafkaOrderApplication.PARCELS, parcel)
 			.stream()
