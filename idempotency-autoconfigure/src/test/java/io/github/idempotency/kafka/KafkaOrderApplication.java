@@ -19,12 +19,16 @@ import org.apache.kafka.common.header.Header;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.config.TopicBuilder;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.listener.RecordInterceptor;
@@ -57,6 +61,8 @@ class KafkaOrderApplication {
 	static final String PARCELS = "kafka-parcels";
 
 	static final String REFUNDS = "kafka-refunds";
+
+	static final String PLACEMENTS = "kafka-placements";
 
 	static final String DEAD_LETTERS = "kafka-dead-letters";
 
@@ -91,6 +97,25 @@ class KafkaOrderApplication {
 	@Bean
 	Listeners listeners(JdbcTemplate jdbc, Gates gates) {
 		return new Listeners(jdbc, gates);
+	}
+
+	@Bean
+	ConcurrentKafkaListenerContainerFactory<Object, Object> batchFactory(
+			ConcurrentKafkaListenerContainerFactoryConfigurer configurer, ConsumerFactory<Object, Object> consumers) {
+		ConcurrentKafkaListenerContainerFactory<Object, Object> factory = new ConcurrentKafkaListenerContainerFactory<>();
+		configurer.configure(factory, consumers);
+		factory.setBatchListener(true);
+		return factory;
+	}
+
+	@Bean
+	Placements placements(JdbcTemplate jdbc) {
+		return new Placements(jdbc);
+	}
+
+	@Bean
+	BatchListener batchListener(Placements placements) {
+		return new BatchListener(placements);
 	}
 
 	@Bean
@@ -176,6 +201,60 @@ class KafkaOrderApplication {
 
 		private void effect(String endpoint, String detail) {
 			this.jdbc.update("INSERT INTO effect (endpoint, detail) VALUES (?, ?)", endpoint, detail);
+		}
+
+	}
+
+	/**
+	 * Places one order of a batch, guarded by the key of its record.
+	 */
+	static class Placements {
+
+		private final JdbcTemplate jdbc;
+
+		Placements(JdbcTemplate jdbc) {
+			this.jdbc = jdbc;
+		}
+
+		@Idempotent(operation = "kafka-placement")
+		public String place(ConsumerRecord<String, String> record) {
+			this.jdbc.update("INSERT INTO effect (endpoint, detail) VALUES (?, ?)", "placement", record.value());
+			if (record.value().startsWith("poison")) {
+				throw new InvalidInvoiceException("This order cannot be placed");
+			}
+			return "placed:" + record.value();
+		}
+
+	}
+
+	/**
+	 * A batch listener that guards each record by its own key, through {@link Placements}, and
+	 * tells the container which record of the batch failed.
+	 */
+	static class BatchListener {
+
+		private final Placements placements;
+
+		private final List<String> placed = new CopyOnWriteArrayList<>();
+
+		BatchListener(Placements placements) {
+			this.placements = placements;
+		}
+
+		@KafkaListener(id = "placements", topics = PLACEMENTS, containerFactory = "batchFactory")
+		public void onPlacements(List<ConsumerRecord<String, String>> records) {
+			for (int i = 0; i < records.size(); i++) {
+				try {
+					this.placed.add(this.placements.place(records.get(i)));
+				}
+				catch (RuntimeException ex) {
+					throw new BatchListenerFailedException("Order not placed", ex, i);
+				}
+			}
+		}
+
+		List<String> placed() {
+			return this.placed;
 		}
 
 	}

@@ -17,6 +17,7 @@ import org.springframework.kafka.test.context.EmbeddedKafka;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import io.github.idempotency.kafka.KafkaOrderApplication.BatchListener;
 import io.github.idempotency.kafka.KafkaOrderApplication.Deliveries;
 import io.github.idempotency.kafka.KafkaOrderApplication.Delivery;
 import io.github.idempotency.kafka.KafkaOrderApplication.Gates;
@@ -41,7 +42,8 @@ import static org.awaitility.Awaitility.await;
 						+ "io.github.idempotency.kafka.KafkaOrderApplication.InvalidInvoiceException" })
 @EmbeddedKafka(partitions = 1,
 		topics = { KafkaOrderApplication.SHIPMENTS, KafkaOrderApplication.ORDERS, KafkaOrderApplication.REPLIES,
-				KafkaOrderApplication.INVOICES, KafkaOrderApplication.REFUNDS, KafkaOrderApplication.DEAD_LETTERS },
+				KafkaOrderApplication.INVOICES, KafkaOrderApplication.REFUNDS, KafkaOrderApplication.PLACEMENTS,
+				KafkaOrderApplication.DEAD_LETTERS },
 		brokerProperties = "offsets.topic.num.partitions=1", bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 class KafkaRedeliveryTests {
 
@@ -71,6 +73,9 @@ class KafkaRedeliveryTests {
 
 	@Autowired
 	Listeners listeners;
+
+	@Autowired
+	BatchListener batchListener;
 
 	@Autowired
 	JdbcTemplate jdbc;
@@ -151,6 +156,25 @@ class KafkaRedeliveryTests {
 			.containsExactly("IllegalStateException", "committed");
 		assertThat(effects("refund", refund)).isOne();
 		assertThat(status("kafka-refund", key)).isEqualTo("COMPLETED");
+	}
+
+	@Test
+	void aBatchGuardsEachRecordByItsOwnKeyAndIsRedeliveredFromItsFailedRecordWhoseOthersAreReplayed() {
+		String id = UUID.randomUUID().toString();
+		String first = "first-" + id;
+		String poison = "poison-" + id;
+		String last = "last-" + id;
+		send(KafkaOrderApplication.PLACEMENTS, null, first, "placement-" + first);
+		send(KafkaOrderApplication.PLACEMENTS, null, poison, "placement-" + poison);
+		send(KafkaOrderApplication.PLACEMENTS, null, first, "placement-" + first);
+		send(KafkaOrderApplication.PLACEMENTS, null, last, "placement-" + last);
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.batchListener.placed().contains("placed:" + last));
+		assertThat(this.batchListener.placed()).filteredOn((placed) -> placed.endsWith(id))
+			.containsExactly("placed:" + first, "placed:" + first, "placed:" + last);
+		assertThat(this.received.deadLetters(poison)).hasSize(1);
+		assertThat(effects("placement", first)).isOne();
+		assertThat(effects("placement", poison)).isOne();
+		assertThat(effects("placement", last)).isOne();
 	}
 
 	@Test
