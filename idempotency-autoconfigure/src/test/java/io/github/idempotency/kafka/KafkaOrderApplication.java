@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.jspecify.annotations.Nullable;
@@ -63,6 +64,8 @@ class KafkaOrderApplication {
 	static final String REFUNDS = "kafka-refunds";
 
 	static final String PLACEMENTS = "kafka-placements";
+
+	static final String CONSIGNMENTS = "kafka-consignments";
 
 	static final String DEAD_LETTERS = "kafka-dead-letters";
 
@@ -184,6 +187,19 @@ class KafkaOrderApplication {
 		public void onParcel(ConsumerRecord<String, String> record) {
 			effect("parcel", record.key());
 			this.gates.pass(record.key());
+		}
+
+		/**
+		 * Two consumers of a one-partition topic: the one that holds it is taken out of the group
+		 * while it blocks in a record longer than its poll interval, and the partition moves to the
+		 * other.
+		 */
+		@KafkaListener(id = "consignments", topics = CONSIGNMENTS, concurrency = "2",
+				properties = "max.poll.interval.ms=2000")
+		@Idempotent(operation = "kafka-consignment")
+		public void onConsignment(ConsumerRecord<String, String> record) {
+			effect("consignment", record.value());
+			this.gates.pass(record.value());
 		}
 
 		@KafkaListener(id = "refunds", topics = REFUNDS)
@@ -353,8 +369,16 @@ class KafkaOrderApplication {
 				this.deliveries.add(new Delivery(record.topic(), key, record.partition(), record.offset(), "consumer-killed"));
 				return;
 			}
-			consumer.commitSync(Map.of(new TopicPartition(record.topic(), record.partition()),
-					new OffsetAndMetadata(record.offset() + 1)), Duration.ofSeconds(10));
+			try {
+				consumer.commitSync(Map.of(new TopicPartition(record.topic(), record.partition()),
+						new OffsetAndMetadata(record.offset() + 1)), Duration.ofSeconds(10));
+			}
+			catch (KafkaException ex) {
+				// The consumer left the group meanwhile, and its partition is another's now.
+				this.deliveries.add(new Delivery(record.topic(), key, record.partition(), record.offset(),
+						"commit-failed"));
+				return;
+			}
 			this.deliveries.add(new Delivery(record.topic(), key, record.partition(), record.offset(), "committed"));
 		}
 
@@ -385,7 +409,8 @@ class KafkaOrderApplication {
 	 * @param key its key header, or else its key
 	 * @param partition its partition
 	 * @param offset its offset
-	 * @param outcome {@code committed}, {@code consumer-killed}, or the simple name of the root
+	 * @param outcome {@code committed}, {@code commit-failed}, {@code consumer-killed}, or the
+	 * simple name of the root
 	 * cause of the listener's exception
 	 */
 	record Delivery(String topic, @Nullable String key, int partition, long offset, String outcome) {

@@ -42,7 +42,7 @@ import static org.awaitility.Awaitility.await;
 						+ "io.github.idempotency.kafka.KafkaOrderApplication.InvalidInvoiceException" })
 @EmbeddedKafka(partitions = 1,
 		topics = { KafkaOrderApplication.SHIPMENTS, KafkaOrderApplication.ORDERS, KafkaOrderApplication.REPLIES,
-				KafkaOrderApplication.INVOICES, KafkaOrderApplication.REFUNDS, KafkaOrderApplication.PLACEMENTS,
+				KafkaOrderApplication.INVOICES, KafkaOrderApplication.REFUNDS, KafkaOrderApplication.PLACEMENTS, KafkaOrderApplication.CONSIGNMENTS,
 				KafkaOrderApplication.DEAD_LETTERS },
 		brokerProperties = "offsets.topic.num.partitions=1", bootstrapServersProperty = "spring.kafka.bootstrap-servers")
 class KafkaRedeliveryTests {
@@ -140,6 +140,31 @@ class KafkaRedeliveryTests {
 			.containsExactly("committed", "IdempotencyKeyMismatchException");
 		assertThat(effects("shipment", shipment)).isOne();
 		assertThat(effects("shipment", other)).isZero();
+	}
+
+	@Test
+	void aRecordWhosePartitionMovesToAnotherConsumerMidRecordRunsOnce() {
+		String consignment = "consignment-" + UUID.randomUUID();
+		String key = "key-" + consignment;
+		this.gates.close(consignment);
+		send(KafkaOrderApplication.CONSIGNMENTS, null, consignment, key);
+		// The first consumer blocks in the record past its poll interval: the group takes the
+		// partition from it, and the other consumer gets the record while the first still runs.
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.deliveries.of(KafkaOrderApplication.CONSIGNMENTS, key)
+				.stream()
+				.anyMatch((d) -> d.outcome().equals("IdempotencyKeyInProgressException")));
+		this.gates.open(consignment);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.deliveries.of(KafkaOrderApplication.CONSIGNMENTS, key)
+				.stream()
+				.anyMatch((d) -> d.outcome().equals("committed")));
+		assertThat(this.deliveries.of(KafkaOrderApplication.CONSIGNMENTS, key)).extracting(Delivery::outcome)
+			.contains("commit-failed")
+			.last()
+			.isEqualTo("committed");
+		assertThat(effects("consignment", consignment)).isOne();
+		assertThat(status("kafka-consignment", key)).isEqualTo("COMPLETED");
 	}
 
 	@Test
