@@ -3,9 +3,9 @@ package io.github.idempotency.kafka;
 import java.util.function.BiFunction;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.kafka.listener.FailedRecordProcessor;
@@ -20,7 +20,7 @@ import io.github.idempotency.OutcomeClassifier;
  */
 class IdempotentErrorHandlerPostProcessor implements BeanPostProcessor {
 
-	private static final Log logger = LogFactory.getLog(IdempotentErrorHandlerPostProcessor.class);
+	private static final Logger logger = LoggerFactory.getLogger(IdempotentErrorHandlerPostProcessor.class);
 
 	private final ObjectProvider<OutcomeClassifier> classifier;
 
@@ -45,9 +45,8 @@ class IdempotentErrorHandlerPostProcessor implements BeanPostProcessor {
 			configured = null;
 		}
 		if (configured == null) {
-			logger.warn("Could not read the back-off function of the Kafka error handler '" + beanName
-					+ "', so records of @Idempotent listeners get only its own back-off; see the Kafka page of the "
-					+ "guide for the rules to give it");
+			logger.warn("Could not read the back-off function of the Kafka error handler '{}', so records of "
+					+ "@Idempotent listeners get only its own back-off; see the Kafka page of the guide", beanName);
 			return;
 		}
 		handler.setBackOffFunction(new IdempotentRecordBackOff(this.classifier.getObject(), configured));

@@ -5,6 +5,7 @@ import java.util.function.BiFunction;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.ReflectionUtils;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.ExponentialBackOff;
 import org.springframework.util.backoff.FixedBackOff;
@@ -24,6 +25,12 @@ import io.github.idempotency.OutcomeClassifier;
  * once, as no retry can end otherwise; any other failure gets the handler's own back-off.
  */
 final class IdempotentRecordBackOff implements BiFunction<ConsumerRecord<?, ?>, Exception, @Nullable BackOff> {
+
+	/**
+	 * The field of Spring Kafka's {@code FailedRecordProcessor} that holds the back-off function
+	 * it was given.
+	 */
+	static final String CONFIGURED_FIELD = "userBackOffFunction";
 
 	private static final BackOff NO_RETRIES = new FixedBackOff(0, 0);
 
@@ -66,13 +73,13 @@ final class IdempotentRecordBackOff implements BiFunction<ConsumerRecord<?, ?>, 
 	 */
 	@SuppressWarnings("unchecked")
 	static @Nullable BiFunction<ConsumerRecord<?, ?>, Exception, @Nullable BackOff> configuredOn(Object handler) {
-		Field field = org.springframework.util.ReflectionUtils.findField(handler.getClass(), "userBackOffFunction");
+		Field field = ReflectionUtils.findField(handler.getClass(), CONFIGURED_FIELD);
 		if (field == null || !BiFunction.class.isAssignableFrom(field.getType())) {
 			return null;
 		}
-		org.springframework.util.ReflectionUtils.makeAccessible(field);
-		return (BiFunction<ConsumerRecord<?, ?>, Exception, @Nullable BackOff>) org.springframework.util.ReflectionUtils
-			.getField(field, handler);
+		ReflectionUtils.makeAccessible(field);
+		return (BiFunction<ConsumerRecord<?, ?>, Exception, @Nullable BackOff>) ReflectionUtils.getField(field,
+				handler);
 	}
 
 }
