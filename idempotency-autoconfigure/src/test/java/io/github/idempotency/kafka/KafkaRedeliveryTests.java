@@ -14,6 +14,7 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.MessageListenerContainer;
 import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -40,6 +41,8 @@ import static org.awaitility.Awaitility.await;
 				"spring.kafka.listener.poll-timeout=100ms",
 				"idempotency.classification.final-exceptions="
 						+ "io.github.idempotency.kafka.KafkaOrderApplication.InvalidInvoiceException" })
+// The embedded broker stops with the context, rather than run on beside the tests after these.
+@DirtiesContext
 @EmbeddedKafka(partitions = 1,
 		topics = { KafkaOrderApplication.SHIPMENTS, KafkaOrderApplication.ORDERS, KafkaOrderApplication.REPLIES,
 				KafkaOrderApplication.INVOICES, KafkaOrderApplication.REFUNDS, KafkaOrderApplication.PLACEMENTS, KafkaOrderApplication.CONSIGNMENTS,

@@ -14,6 +14,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.test.context.EmbeddedKafka;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -36,6 +37,8 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(classes = { SamplePaymentsApplication.class, KafkaFulfilmentTests.Topics.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "spring.kafka.listener.poll-timeout=100ms")
+// The embedded broker stops with the context, rather than run on beside the tests after these.
+@DirtiesContext
 @ActiveProfiles("kafka")
 @EmbeddedKafka(brokerProperties = "offsets.topic.num.partitions=1")
 class KafkaFulfilmentTests {
