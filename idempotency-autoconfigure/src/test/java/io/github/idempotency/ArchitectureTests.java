@@ -83,6 +83,7 @@ class ArchitectureTests {
 			"io.github.idempotency.web.servlet.IdempotencyServletTenantAutoConfiguration",
 			"io.github.idempotency.actuate.IdempotencyMetricsAutoConfiguration",
 			"io.github.idempotency.actuate.IdempotencyActuatorAutoConfiguration",
+			"io.github.idempotency.kafka.IdempotencyKafkaAutoConfiguration",
 			// the engine's seam: what an entry point (Spring MVC today) implements and calls
 			"io.github.idempotency.engine.IdempotentInvocation", "io.github.idempotency.engine.CallAdapter",
 			"io.github.idempotency.engine.IdempotentCall", "io.github.idempotency.engine.Answer",
@@ -91,6 +92,8 @@ class ArchitectureTests {
 			"io.github.idempotency.engine.IdempotentAttributes", "io.github.idempotency.engine.KeyExpressionEvaluator",
 			"io.github.idempotency.engine.OperationPolicy", "io.github.idempotency.engine.SequenceNumber",
 			"io.github.idempotency.engine.IdempotentOperationNames",
+			// what a messaging technology (Kafka) tells the bean-method entry point: a message's key and payload
+			"io.github.idempotency.engine.MessageArguments",
 			// documented extension point: operation settings from elsewhere than properties
 			"io.github.idempotency.engine.OperationPolicies",
 			// the stores, which an application may build itself, and the purge it may run
@@ -99,7 +102,7 @@ class ArchitectureTests {
 
 	private static final String[] LIBRARY_PACKAGES = { "io.github.idempotency.engine..",
 			"io.github.idempotency.web..", "io.github.idempotency.jdbc..", "io.github.idempotency.redis..",
-			"io.github.idempotency.actuate.." };
+			"io.github.idempotency.actuate..", "io.github.idempotency.kafka.." };
 
 	static final JavaClasses LIBRARY = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -157,8 +160,9 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("io.github.idempotency.web..", "io.github.idempotency.jdbc..",
-					"io.github.idempotency.redis..", "io.github.idempotency.actuate..", "jakarta.servlet..",
-					"org.springframework.web.servlet..")
+					"io.github.idempotency.redis..", "io.github.idempotency.actuate..", "io.github.idempotency.kafka..",
+					"jakarta.servlet..", "org.springframework.web.servlet..", "org.springframework.kafka..",
+					"org.apache.kafka..")
 			.check(LIBRARY);
 	}
 
@@ -205,11 +209,23 @@ class ArchitectureTests {
 	@Test
 	void entryPointsDependOnTheEngineAndNotOnEachOtherOrOnAStore() {
 		noClasses().that()
-			.resideInAPackage("io.github.idempotency.web..")
+			.resideInAnyPackage("io.github.idempotency.web..", "io.github.idempotency.kafka..")
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("io.github.idempotency.jdbc..", "io.github.idempotency.redis..",
 					"io.github.idempotency.actuate..")
+			.check(LIBRARY);
+		noClasses().that()
+			.resideInAPackage("io.github.idempotency.kafka..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.github.idempotency.web..")
+			.check(LIBRARY);
+		noClasses().that()
+			.resideInAPackage("io.github.idempotency.web..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.github.idempotency.kafka..")
 			.check(LIBRARY);
 	}
 
@@ -219,7 +235,8 @@ class ArchitectureTests {
 			.resideInAnyPackage("io.github.idempotency.jdbc..", "io.github.idempotency.redis..")
 			.should()
 			.dependOnClassesThat()
-			.resideInAnyPackage("io.github.idempotency.web..", "io.github.idempotency.actuate..")
+			.resideInAnyPackage("io.github.idempotency.web..", "io.github.idempotency.kafka..",
+					"io.github.idempotency.actuate..")
 			.check(LIBRARY);
 	}
 

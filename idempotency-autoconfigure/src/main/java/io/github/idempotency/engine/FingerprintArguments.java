@@ -20,7 +20,8 @@ import org.springframework.util.ReflectionUtils;
  * (a delivery tag, a redelivered flag, a channel). An argument of a transport type, or one
  * annotated {@code @Header} or {@code @Headers}, counts as {@code null}; an AMQP
  * {@code Message} counts by its body and a Spring messaging {@code Message} by its payload. Types
- * are known by name, so that no transport library is needed.
+ * are known by name, so that no transport library is needed; a technology's
+ * {@link MessageArguments} may name more, and is asked first.
  */
 class FingerprintArguments {
 
@@ -44,6 +45,12 @@ class FingerprintArguments {
 
 	private final Map<Method, boolean[]> headerParameters = new ConcurrentHashMap<>();
 
+	private final List<MessageArguments> messageArguments;
+
+	FingerprintArguments(List<MessageArguments> messageArguments) {
+		this.messageArguments = List.copyOf(messageArguments);
+	}
+
 	/**
 	 * Return what counts of each argument of a call.
 	 * @param method the method called
@@ -57,7 +64,7 @@ class FingerprintArguments {
 			Object argument = arguments[i];
 			boolean header = i < headers.length && headers[i];
 			if (argument != null && !header) {
-				counted[i] = this.byType.computeIfAbsent(argument.getClass(), FingerprintArguments::countingOf)
+				counted[i] = this.byType.computeIfAbsent(argument.getClass(), this::countingOf)
 					.apply(argument);
 			}
 		}
@@ -75,7 +82,13 @@ class FingerprintArguments {
 		return headers;
 	}
 
-	private static Function<Object, @Nullable Object> countingOf(Class<?> type) {
+	private Function<Object, @Nullable Object> countingOf(Class<?> type) {
+		for (MessageArguments technology : this.messageArguments) {
+			Function<Object, @Nullable Object> payload = technology.payload(type);
+			if (payload != null) {
+				return payload;
+			}
+		}
 		for (Class<?> candidate : typeAndSupertypes(type)) {
 			String name = candidate.getName();
 			if (TRANSPORT_TYPES.contains(name)) {

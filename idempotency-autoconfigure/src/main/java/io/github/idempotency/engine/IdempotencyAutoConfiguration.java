@@ -155,9 +155,11 @@ public final class IdempotencyAutoConfiguration {
 
 	@Bean
 	MethodIdempotencyHandler methodIdempotencyHandler(IdempotentInvocation invocation,
-			KeyExpressionEvaluator keyEvaluator, OutcomeClassifier classifier, ObjectProvider<JsonMapper> jsonMapper) {
+			KeyExpressionEvaluator keyEvaluator, OutcomeClassifier classifier, ObjectProvider<JsonMapper> jsonMapper,
+			ObjectProvider<MessageArguments> messageArguments) {
 		return new MethodIdempotencyHandler(invocation, keyEvaluator, classifier,
-				new ReturnValueCodec(jsonMapper.getIfAvailable(JsonMapper::new)));
+				new ReturnValueCodec(jsonMapper.getIfAvailable(JsonMapper::new)),
+				messageArguments.orderedStream().toList());
 	}
 
 	@Bean

@@ -1,5 +1,7 @@
 package io.github.idempotency.engine;
 
+import java.util.List;
+
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
@@ -32,14 +34,18 @@ class MethodIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 
 	private final ReturnValueCodec codec;
 
-	private final FingerprintArguments fingerprintArguments = new FingerprintArguments();
+	private final List<MessageArguments> messageArguments;
+
+	private final FingerprintArguments fingerprintArguments;
 
 	public MethodIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
-			OutcomeClassifier classifier, ReturnValueCodec codec) {
+			OutcomeClassifier classifier, ReturnValueCodec codec, List<MessageArguments> messageArguments) {
 		this.invocation = invocation;
 		this.keyEvaluator = keyEvaluator;
 		this.classifier = classifier;
 		this.codec = codec;
+		this.messageArguments = List.copyOf(messageArguments);
+		this.fingerprintArguments = new FingerprintArguments(this.messageArguments);
 	}
 
 	@Override
@@ -80,9 +86,24 @@ class MethodIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 
 		@Override
 		public @Nullable String key() {
-			String derived = (this.attributes.keyExpression() != null)
-					? MethodIdempotencyHandler.this.keyEvaluator.evaluate(this.attributes, this.invocation) : null;
+			if (this.attributes.keyExpression() == null) {
+				return carriedKey();
+			}
+			String derived = MethodIdempotencyHandler.this.keyEvaluator.evaluate(this.attributes, this.invocation);
 			return (derived != null) ? IdempotencyKeys.fromDerivedValue(derived) : null;
+		}
+
+		/**
+		 * Return the key the call's message carries, checked as a key header is.
+		 */
+		private @Nullable String carriedKey() {
+			for (MessageArguments technology : MethodIdempotencyHandler.this.messageArguments) {
+				String raw = technology.key(this.attributes, this.invocation.getArguments());
+				if (raw != null) {
+					return IdempotencyKeys.parseHeader(raw);
+				}
+			}
+			return null;
 		}
 
 		@Override
@@ -189,7 +210,8 @@ class MethodIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 		@Override
 		public String missingKeyDetail() {
 			return "@Idempotent " + this.attributes.method().getName() + " needs a key: outside Spring MVC handlers, "
-					+ "set @Idempotent(key = ...) to an expression that yields one.";
+					+ "set @Idempotent(key = ...) to an expression that yields one, or send the key in the "
+					+ "Idempotency-Key header of a message whose technology the starter reads (Kafka).";
 		}
 
 		@Override

@@ -59,6 +59,14 @@ class IdempotencyAotTests {
 	}
 
 	@Test
+	void theBackOffFunctionOfAKafkaErrorHandlerIsOpenToReflection() {
+		RuntimeHints hints = processAheadOfTime();
+		assertThat(reflection.onFieldAccess(type("org.springframework.kafka.listener.FailedRecordProcessor"),
+				"userBackOffFunction"))
+			.accepts(hints);
+	}
+
+	@Test
 	void whatTheActuatorEndpointReturnsCanBeWrittenAsJson() {
 		RuntimeHints hints = processAheadOfTime();
 		assertThat(reflection.onMethodInvocation(type("io.github.idempotency.actuate.IdempotencyEndpoint$CountsDescriptor"), "operations"))

@@ -47,7 +47,7 @@ class EmbeddedH2StartupTests {
 		assertThat(this.environment.getProperty("spring.jpa.hibernate.ddl-auto")).isEqualTo("validate");
 		assertThat(this.jdbc.queryForList("SELECT \"version\" FROM \"flyway_schema_history\" "
 				+ "WHERE \"success\" AND \"type\" = 'SQL' ORDER BY \"installed_rank\"", String.class))
-			.containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13");
+			.containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14");
 		Http http = new Http(this.port);
 		String key = newKey();
 		String customer = customer("c-");

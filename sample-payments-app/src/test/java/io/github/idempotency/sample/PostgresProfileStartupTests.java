@@ -59,7 +59,7 @@ class PostgresProfileStartupTests {
 		assertThat(this.environment.getProperty("spring.jpa.hibernate.ddl-auto")).isEqualTo("validate");
 		assertThat(this.jdbc.queryForList("SELECT version FROM flyway_schema_history "
 				+ "WHERE success AND type = 'SQL' ORDER BY installed_rank", String.class))
-			.containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13");
+			.containsExactly("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14");
 		assertThat(this.jdbc.queryForObject(
 				"SELECT count(*) FROM idempotency_schema_history WHERE success AND version = '1'", Long.class))
 			.isOne();
