@@ -46,7 +46,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "Building the working tree and $BEFORE ($(git rev-parse --short "$BEFORE"))"
+AFTER="working tree ($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench-results' || echo ', changed'))"
+echo "Building the $AFTER and $BEFORE ($(git rev-parse --short "$BEFORE"))"
 ./mvnw -q -B -DskipTests package -pl sample-payments-app,idempotency-bench-minimal -am
 git worktree add -q --detach "$WORK/before" "$BEFORE"
 (cd "$WORK/before" && ./mvnw -q -B -DskipTests package -pl sample-payments-app,idempotency-bench-minimal -am)
@@ -129,7 +130,7 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 
 python3 - "$RESULTS" "$OUT/$STAMP-compare.md" "$BEFORE ($(git rev-parse --short "$BEFORE"))" \
-  "working tree ($(git rev-parse --short HEAD)$(git diff --quiet || echo '+changes'))" <<'EOF'
+  "$AFTER" <<'EOF'
 import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 median = {}
