@@ -9,7 +9,10 @@
 # in the module): what the round trips and commits alone cost; BENCH_FLOOR=0 leaves them out.
 # Besides requests/s it reads from PostgreSQL, per request, the transactions committed
 # (pg_stat_database), the commit records and bytes written to the WAL (pg_walinspect over the
-# run's LSN range) and, where pg_stat_statements is preloaded, the statements sent. Called by bench/run.sh; prints a table, writes bench-results/<stamp>-minimal.*.
+# run's LSN range) and, where pg_stat_statements is preloaded, the statements sent.
+# BENCH_DATABASE=mariadb runs it on MariaDB (127.0.0.1:3306) instead: the app's mariadb profile, no
+# Redis scenarios, and none of PostgreSQL's statistics (the report says they are absent).
+# Called by bench/run.sh; prints a table, writes bench-results/<stamp>-minimal.*.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,8 +30,14 @@ BODY='{"name":"pen","quantity":2}'
 REDIS=${BENCH_REDIS:-1}
 FLOOR=${BENCH_FLOOR:-1}
 REDIS_PREFIX="bench-$STAMP-minimal:"
+source bench/database.sh
 source bench/redis-stores.sh
 source bench/warm-up.sh
+PROFILE_ARGS=()
+if [ "$DATABASE" != postgres ]; then
+  REDIS=0
+  PROFILE_ARGS=(--spring.profiles.active="$DATABASE")
+fi
 APPS="baseline leased atomic"
 if [ "$FLOOR" = 1 ]; then
   APPS+=" floor_leased floor_atomic"
@@ -38,7 +47,7 @@ if [ "$REDIS" = 1 ]; then
 fi
 
 mkdir -p "$OUT"
-scripts/ensure-postgres.sh >/dev/null
+db_ensure
 if ! command -v wrk >/dev/null 2>&1; then
   echo "Installing wrk from Debian's packages"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk >/dev/null
@@ -50,18 +59,16 @@ if [ -z "${BENCH_SKIP_BUILD:-}" ]; then
 fi
 JAR=idempotency-bench-minimal/target/idempotency-bench-minimal-0.1.0-SNAPSHOT.jar
 
-sql() {
-  psql -tA -h 127.0.0.1 -U postgres -d "${2:-postgres}" -c "$1"
-}
-
 for app in $APPS; do
-  sql "CREATE DATABASE ${PREFIX}_$app" >/dev/null
+  db_create "${PREFIX}_$app"
 done
-sql "CREATE EXTENSION IF NOT EXISTS pg_walinspect" >/dev/null
 statements=0
-if sql "SHOW shared_preload_libraries" | grep -q pg_stat_statements; then
-  sql "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
-  statements=1
+if [ "$DATABASE" = postgres ]; then
+  db_sql "CREATE EXTENSION IF NOT EXISTS pg_walinspect" >/dev/null
+  if db_sql "SHOW shared_preload_libraries" | grep -q pg_stat_statements; then
+    db_sql "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
+    statements=1
+  fi
 fi
 
 cleanup() {
@@ -70,7 +77,7 @@ cleanup() {
   done
   wait 2>/dev/null || true
   for app in $APPS; do
-    sql "DROP DATABASE IF EXISTS ${PREFIX}_$app WITH (FORCE)" >/dev/null || true
+    db_drop "${PREFIX}_$app" || true
   done
   if [ "$REDIS" = 1 ]; then
     redis_stores_stop
@@ -87,8 +94,8 @@ start_app() {
   shift 2
   # Up to five instances share one PostgreSQL (100 connections, with other users): each keeps one
   # idle connection, and opens up to ten (Hikari's default) while it is measured.
-  java -Xms256m -Xmx256m -jar "$JAR" --server.port="$port" \
-    --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/${PREFIX}_$name" --logging.level.root=WARN \
+  java -Xms256m -Xmx256m -jar "$JAR" "${PROFILE_ARGS[@]}" --server.port="$port" \
+    --spring.datasource.url="$(db_url "${PREFIX}_$name")" --logging.level.root=WARN \
     --spring.datasource.hikari.minimum-idle=1 --spring.datasource.hikari.idle-timeout=10000 \
     "$@" >"$OUT/$STAMP-minimal-$name.log" 2>&1 &
   PIDS+=($!)
@@ -106,12 +113,12 @@ start_app() {
   exit 1
 }
 
-# stats DATABASE: transactions committed in it and statements sent to it so far
+# stats DATABASE: transactions committed in it and statements sent to it so far (PostgreSQL only)
 stats() {
   local commits calls=0
-  commits=$(sql "SELECT xact_commit FROM pg_stat_database WHERE datname = '$1'")
+  commits=$(db_sql "SELECT xact_commit FROM pg_stat_database WHERE datname = '$1'")
   if [ "$statements" = 1 ]; then
-    calls=$(sql "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '$1'")
+    calls=$(db_sql "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = '$1'")
   fi
   echo "$commits $calls"
 }
@@ -119,37 +126,44 @@ stats() {
 # measure SCENARIO DATABASE PORT MODE ROUND
 measure() {
   local scenario=$1 database=$2 port=$3 mode=$4 round=$5 line before after lsn0 lsn1 wal prefix syncs0 syncs1
+  # On MariaDB, PostgreSQL's statistics are absent (null), not zero.
+  local counts='"transactions":null,"statements":null,"statements_known":0,"wal_bytes":null,"wal_commits":null,"wal_syncs":null'
   prefix="$scenario-r$round-$STAMP"
   if [ "$mode" = replay ]; then
     prefix="$scenario-$STAMP"
   fi
-  before=$(stats "$database")
-  lsn0=$(sql "SELECT pg_current_wal_flush_lsn()")
-  syncs0=$(sql "SELECT wal_sync FROM pg_stat_wal")
+  if [ "$DATABASE" = postgres ]; then
+    before=$(stats "$database")
+    lsn0=$(db_sql "SELECT pg_current_wal_flush_lsn()")
+    syncs0=$(db_sql "SELECT wal_sync FROM pg_stat_wal")
+  fi
   line=$(BENCH_MODE=$mode BENCH_PREFIX="$prefix" BENCH_KEYS=500 BENCH_PATH=/items BENCH_BODY="$BODY" \
     wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 30s -s bench/payments.lua "http://127.0.0.1:$port" \
     | grep '^BENCH_RESULT ' | sed 's/^BENCH_RESULT //')
-  # Backends report their statistics at most once a second, and asynchronous commits reach the
-  # WAL within a few hundred milliseconds: wait for both before reading.
-  sleep 1.5
-  lsn1=$(sql "SELECT pg_current_wal_flush_lsn()")
-  syncs1=$(sql "SELECT wal_sync FROM pg_stat_wal")
-  after=$(stats "$database")
-  # Nothing written (a replay on Redis, with the server otherwise idle) leaves both LSNs at the end
-  # of the WAL, where pg_walinspect refuses to start reading.
-  if [ "$lsn1" = "$lsn0" ]; then
-    wal="0 0"
-  else
-    wal=$(sql "SELECT pg_wal_lsn_diff('$lsn1', '$lsn0')::bigint || ' ' || (SELECT count(*) FROM pg_get_wal_records_info('$lsn0', '$lsn1') WHERE resource_manager = 'Transaction' AND record_type LIKE 'COMMIT%')")
+  if [ "$DATABASE" = postgres ]; then
+    # Backends report their statistics at most once a second, and asynchronous commits reach the
+    # WAL within a few hundred milliseconds: wait for both before reading.
+    sleep 1.5
+    lsn1=$(db_sql "SELECT pg_current_wal_flush_lsn()")
+    syncs1=$(db_sql "SELECT wal_sync FROM pg_stat_wal")
+    after=$(stats "$database")
+    # Nothing written (a replay on Redis, with the server otherwise idle) leaves both LSNs at the end
+    # of the WAL, where pg_walinspect refuses to start reading.
+    if [ "$lsn1" = "$lsn0" ]; then
+      wal="0 0"
+    else
+      wal=$(db_sql "SELECT pg_wal_lsn_diff('$lsn1', '$lsn0')::bigint || ' ' || (SELECT count(*) FROM pg_get_wal_records_info('$lsn0', '$lsn1') WHERE resource_manager = 'Transaction' AND record_type LIKE 'COMMIT%')")
+    fi
+    read -r c0 s0 <<<"$before"
+    read -r c1 s1 <<<"$after"
+    read -r wal_bytes wal_commits <<<"$wal"
+    counts="\"transactions\":$((c1 - c0)),\"statements\":$((s1 - s0)),\"statements_known\":$statements,\"wal_bytes\":$wal_bytes,\"wal_commits\":$wal_commits,\"wal_syncs\":$((syncs1 - syncs0))"
   fi
-  read -r c0 s0 <<<"$before"
-  read -r c1 s1 <<<"$after"
-  read -r wal_bytes wal_commits <<<"$wal"
-  echo "{\"scenario\":\"$scenario\",\"connections\":$CONNECTIONS,\"round\":$round,\"transactions\":$((c1 - c0)),\"statements\":$((s1 - s0)),\"statements_known\":$statements,\"wal_bytes\":$wal_bytes,\"wal_commits\":$wal_commits,\"wal_syncs\":$((syncs1 - syncs0)),${line#\{}" >>"$RESULTS"
+  echo "{\"scenario\":\"$scenario\",\"connections\":$CONNECTIONS,\"round\":$round,$counts,${line#\{}" >>"$RESULTS"
   printf '  round %s %-14s %s\n' "$round" "$scenario" "$line"
 }
 
-echo "Starting the minimal app: $APPS (databases ${PREFIX}_*)"
+echo "Starting the minimal app on $(db_label): $APPS (databases ${PREFIX}_*)"
 start_app baseline 18181 --idempotency.enabled=false
 start_app leased 18182 --idempotency.operations.create-item.mode=LEASED
 start_app atomic 18183 --idempotency.operations.create-item.mode=ATOMIC
@@ -209,9 +223,9 @@ for round in $(seq 1 "$ROUNDS"); do
   done
 done
 
-machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB; $(sql 'SHOW server_version') PostgreSQL on loopback"
+machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB; $(db_describe)"
 if [ "$REDIS" = 1 ]; then
   machine+="; $(redis_stores_describe)"
 fi
 machine+="; $(java -version 2>&1 | head -1)"
-python3 bench/minimal_report.py "$RESULTS" "$OUT/$STAMP-minimal" "$machine"
+python3 bench/minimal_report.py "$RESULTS" "$OUT/$STAMP-minimal" "$machine" "$(db_label)"

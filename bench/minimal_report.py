@@ -2,7 +2,8 @@
 the interleaved rounds and its ratio to the unguarded baseline's median, the targets of SPEC 9 for
 the smallest real endpoint, and what each request cost PostgreSQL: transactions committed, commit
 records and bytes written to the WAL, and statements where pg_stat_statements was preloaded (for the
-Redis scenarios, the application's own insert alone)."""
+Redis scenarios, the application's own insert alone). On another database (the last argument, PostgreSQL
+unless given) those statistics are absent: null in the JSON, left out of the table."""
 import json
 import statistics
 import sys
@@ -14,7 +15,7 @@ ORDER = ["baseline", "leased", "floor-leased", "atomic", "floor-atomic", "replay
          "redis-leased", "redis-replay", "cluster-leased", "cluster-replay"]
 
 
-def main(results_path, out_prefix, machine):
+def main(results_path, out_prefix, machine, database="PostgreSQL"):
     runs = [json.loads(line) for line in open(results_path) if line.strip()]
     for run in runs:
         run["rps"] = run["requests"] / (run["duration_us"] / 1e6)
@@ -26,6 +27,7 @@ def main(results_path, out_prefix, machine):
     for scenario, group in groups.items():
         requests = sum(r["requests"] for r in group)
         known = all(r["statements_known"] for r in group)
+        counted = all(r["transactions"] is not None for r in group)
         rows.append({
             "scenario": scenario,
             "rounds": len(group),
@@ -37,11 +39,11 @@ def main(results_path, out_prefix, machine):
             "errors": sum(r["errors"] for r in group),
             "requests": requests,
             "replayed": sum(r["replayed"] for r in group),
-            "transactions_per_request": sum(r["transactions"] for r in group) / requests,
-            "wal_commits_per_request": sum(r["wal_commits"] for r in group) / requests,
-            "wal_syncs_per_request": sum(r.get("wal_syncs", 0) for r in group) / requests,
-            "wal_bytes_per_request": sum(r["wal_bytes"] for r in group) / requests,
-            "statements_per_request": (sum(r["statements"] for r in group) / requests) if known else None,
+            "transactions_per_request": per_request(group, "transactions") if counted else None,
+            "wal_commits_per_request": per_request(group, "wal_commits") if counted else None,
+            "wal_syncs_per_request": per_request(group, "wal_syncs") if counted else None,
+            "wal_bytes_per_request": per_request(group, "wal_bytes") if counted else None,
+            "statements_per_request": per_request(group, "statements") if known and counted else None,
         })
     rows.sort(key=lambda r: ORDER.index(r["scenario"]))
     base = next((r["rps"] for r in rows if r["scenario"] == "baseline"), None)
@@ -50,28 +52,36 @@ def main(results_path, out_prefix, machine):
         row["target"] = TARGETS.get(row["scenario"])
         row["meets_target"] = None if row["target"] is None or row["ratio"] is None else row["ratio"] >= row["target"]
     errors = sum(row["errors"] for row in rows)
+    counted = any(row["transactions_per_request"] is not None for row in rows)
     lines = [
         f"Machine: {machine}",
+        f"Database: {database} (the app's item table; the records of every scenario but the Redis ones)",
         "",
-        "| scenario | requests/s (median, min-max) | p50 ms | p99 ms | ratio to baseline | target | transactions | WAL commits | WAL flushes | WAL bytes | statements | errors |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| scenario | requests/s (median, min-max) | p50 ms | p99 ms | ratio to baseline | target |"
+        + (" transactions | WAL commits | WAL flushes | WAL bytes | statements |" if counted else "") + " errors |",
+        "|---|---:|---:|---:|---:|---:|" + ("---:|---:|---:|---:|---:|" if counted else "") + "---:|",
     ]
     for row in rows:
         ratio = "" if row["ratio"] is None else f"{row['ratio']:.2f}"
         target = "" if row["target"] is None else f">= {row['target']:.2f}" + (" ok" if row["meets_target"] else " MISSED")
-        statements = "n/a" if row["statements_per_request"] is None else f"{row['statements_per_request']:.2f}"
+        counts = ""
+        if counted:
+            counts = (f" {number(row['transactions_per_request'])} | {number(row['wal_commits_per_request'])} | "
+                      f"{number(row['wal_syncs_per_request'])} | {number(row['wal_bytes_per_request'], 0)} | "
+                      f"{number(row['statements_per_request'])} |")
         lines.append(
             f"| {row['scenario']} | {row['rps']:.0f} ({row['rps_min']:.0f}-{row['rps_max']:.0f}) | "
-            f"{row['p50_ms']:.2f} | {row['p99_ms']:.2f} | {ratio} | {target} | "
-            f"{row['transactions_per_request']:.2f} | {row['wal_commits_per_request']:.2f} | "
-            f"{row['wal_syncs_per_request']:.2f} | "
-            f"{row['wal_bytes_per_request']:.0f} | {statements} | {row['errors']} |")
+            f"{row['p50_ms']:.2f} | {row['p99_ms']:.2f} | {ratio} | {target} |{counts} {row['errors']} |")
+    lines.append("")
+    if counted:
+        lines.append(
+            "Per request: transactions committed in the scenario's database (pg_stat_database.xact_commit, read-only "
+            "ones included), commit records and bytes written to the WAL over the run (pg_walinspect) and the times "
+            "the WAL was flushed to disk (pg_stat_wal.wal_sync; concurrent commits share a flush) - the whole "
+            "server's, so other activity on it counts too), statements (pg_stat_statements, when preloaded).")
+    else:
+        lines.append(f"Transactions, WAL and statements per request: absent (PostgreSQL's statistics, not read on {database}).")
     lines += [
-        "",
-        "Per request: transactions committed in the scenario's database (pg_stat_database.xact_commit, read-only "
-        "ones included), commit records and bytes written to the WAL over the run (pg_walinspect) and the times "
-        "the WAL was flushed to disk (pg_stat_wal.wal_sync; concurrent commits share a flush) - the whole "
-        "server's, so other activity on it counts too), statements (pg_stat_statements, when preloaded).",
         "floor-leased and floor-atomic: the starter switched off and, around the same endpoint, the least any "
         "store could write for the mode's guarantees (bench.floor, FloorFilter): the round trips and commits alone.",
         "Errors in measured runs: " + str(errors) + ("" if errors == 0 else "  (a run with errors is not a result)"),
@@ -82,8 +92,16 @@ def main(results_path, out_prefix, machine):
     with open(out_prefix + ".md", "w") as md:
         md.write(table + "\n")
     with open(out_prefix + ".json", "w") as out:
-        json.dump({"machine": machine, "scenarios": rows, "runs": runs, "errors": errors}, out, indent=2)
+        json.dump({"machine": machine, "database": database, "scenarios": rows, "runs": runs, "errors": errors}, out, indent=2)
     print(f"\nWrote {out_prefix}.json and {out_prefix}.md")
+
+
+def per_request(group, counter):
+    return sum(r.get(counter, 0) for r in group) / sum(r["requests"] for r in group)
+
+
+def number(value, decimals=2):
+    return "n/a" if value is None else f"{value:.{decimals}f}"
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Turns the wrk results of bench/run.sh into a table: per scenario and number of connections the
 median over the interleaved rounds, its ratio to the baseline's median at the same number of
 connections, and the targets of SPEC 9 (stated for PostgreSQL; shown for every LEASED first
-execution and every replay, whatever the store)."""
+execution and every replay, whatever the store). The last argument names the database the sample
+ran on (PostgreSQL unless given)."""
 import json
 import statistics
 import sys
@@ -12,14 +13,16 @@ TARGETS = {"leased": LEASED_TARGET, "atomic": 0.80, "replay": 1.00,
            "cluster-replay": 1.00, "cluster-wait": LEASED_TARGET, "redis-fsync": LEASED_TARGET}
 ORDER = ["baseline", "leased", "atomic", "replay", "redis-leased", "redis-replay", "cluster-leased",
          "cluster-replay", "cluster-wait", "redis-fsync", "storm", "cluster-storm"]
-STORES = {"baseline": "none", "leased": "PostgreSQL", "atomic": "PostgreSQL", "replay": "PostgreSQL",
-          "storm": "PostgreSQL", "redis-leased": "Redis", "redis-replay": "Redis",
+DATABASE_SCENARIOS = ("leased", "atomic", "replay", "storm")
+STORES = {"baseline": "none", "redis-leased": "Redis", "redis-replay": "Redis",
           "cluster-leased": "Redis Cluster", "cluster-replay": "Redis Cluster", "cluster-storm": "Redis Cluster",
           "cluster-wait": "Redis Cluster, WAIT 1 replica", "redis-fsync": "Redis, appendfsync always"}
 STORMS = ("storm", "cluster-storm")
 
 
-def main(results_path, out_prefix, machine, storms_json):
+def main(results_path, out_prefix, machine, storms_json, database="PostgreSQL"):
+    for scenario in DATABASE_SCENARIOS:
+        STORES[scenario] = database
     runs = [json.loads(line) for line in open(results_path) if line.strip()]
     for run in runs:
         run["rps"] = run["requests"] / (run["duration_us"] / 1e6)
@@ -58,6 +61,7 @@ def main(results_path, out_prefix, machine, storms_json):
     errors = sum(row["errors"] for row in rows)
     lines = [
         f"Machine: {machine}",
+        f"Database: {database} (the sample's own tables; the records of leased, atomic, replay and storm)",
         "",
         "| scenario | store | connections | requests/s (median, min-max) | p50 ms | p99 ms | ratio to baseline | target | errors | replayed |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -82,7 +86,7 @@ def main(results_path, out_prefix, machine, storms_json):
     with open(out_prefix + ".md", "w") as md:
         md.write(table + "\n")
     with open(out_prefix + ".json", "w") as out:
-        json.dump({"machine": machine, "scenarios": rows, "runs": runs, "storms": storms, "errors": errors}, out,
+        json.dump({"machine": machine, "database": database, "scenarios": rows, "runs": runs, "storms": storms, "errors": errors}, out,
                   indent=2)
     print(f"\nWrote {out_prefix}.json and {out_prefix}.md")
 

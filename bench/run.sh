@@ -8,7 +8,9 @@
 # so that ratios compare like with like on a shared, noisy machine.
 # Prints a table and writes bench-results/<timestamp>.json and .md. Then runs bench/minimal.sh, the
 # same comparison on the smallest real endpoint (one insert). BENCH_SUITES=payments or =minimal
-# runs one of the two; BENCH_REDIS=0 leaves out the Redis scenarios.
+# runs one of the two; BENCH_REDIS=0 leaves out the Redis scenarios. BENCH_DATABASE=mariadb runs both
+# suites on MariaDB (127.0.0.1:3306) instead, with the sample's mariadb profile and without the Redis
+# scenarios (whose payments are on PostgreSQL): the ratios are then to the baseline on MariaDB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,11 +26,15 @@ DB="idem_bench_$(date +%s)"
 PIDS=()
 REDIS=${BENCH_REDIS:-1}
 REDIS_PREFIX="bench-$STAMP:"
+source bench/database.sh
 source bench/redis-stores.sh
 source bench/warm-up.sh
+if [ "$DATABASE" != postgres ]; then
+  REDIS=0
+fi
 
 mkdir -p "$OUT"
-scripts/ensure-postgres.sh >/dev/null
+db_ensure
 if ! command -v wrk >/dev/null 2>&1; then
   echo "Installing wrk from Debian's packages"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk >/dev/null
@@ -42,7 +48,7 @@ if [[ " $SUITES " != *" payments "* ]]; then
 fi
 JAR=sample-payments-app/target/sample-payments-app-0.1.0-SNAPSHOT.jar
 
-psql -q -h 127.0.0.1 -U postgres -d postgres -c "CREATE DATABASE $DB"
+db_create "$DB"
 
 stop_apps() {
   for pid in "${PIDS[@]:-}"; do
@@ -54,7 +60,7 @@ stop_apps() {
 
 cleanup() {
   stop_apps
-  psql -q -h 127.0.0.1 -U postgres -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" || true
+  db_drop "$DB" || true
   if [ "$REDIS" = 1 ]; then
     redis_stores_stop
   fi
@@ -69,9 +75,10 @@ start_app() {
   local name=$1 port=$2
   shift 2
   # Up to seven instances share one PostgreSQL (100 connections, with other users): each keeps one
-  # idle connection, and opens up to ten (Hikari's default) while it is measured.
-  java -Xms512m -Xmx512m -jar "$JAR" --spring.profiles.active=postgres --server.port="$port" \
-    --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/$DB" --logging.level.root=WARN \
+  # idle connection, and opens up to ten (Hikari's default) while it is measured. The sample's
+  # profile of the same name as DATABASE (postgres or mariadb) picks its driver and migrations.
+  java -Xms512m -Xmx512m -jar "$JAR" --spring.profiles.active="$DATABASE" --server.port="$port" \
+    --spring.datasource.url="$(db_url "$DB")" --logging.level.root=WARN \
     --spring.datasource.hikari.minimum-idle=1 --spring.datasource.hikari.idle-timeout=10000 \
     --idempotency.operations.create-payment.wait=10s "$@" >"$OUT/$STAMP-$name.log" 2>&1 &
   PIDS+=($!)
@@ -110,7 +117,7 @@ run_wrk() {
 SCENARIOS=("baseline 18081 fresh" "leased 18082 fresh" "atomic 18083 fresh" "replay 18082 replay")
 REPLAYS=("replay 18082")
 STORMS=("storm 18082")
-echo "Starting the sample on database $DB: baseline, LEASED and ATOMIC on PostgreSQL"
+echo "Starting the sample on database $DB: baseline, LEASED and ATOMIC on $(db_label)"
 start_app baseline 18081 --idempotency.enabled=false
 start_app leased 18082
 start_app atomic 18083 --idempotency.operations.create-payment.mode=ATOMIC
@@ -170,10 +177,10 @@ stop_apps
 
 # storm_counts NAME: distinct keys, payments and gateway charge attempts of a storm scenario
 storm_counts() {
-  psql -tA -F ' ' -h 127.0.0.1 -U postgres -d "$DB" -c "SELECT
+  db_sql "SELECT
     (SELECT count(DISTINCT idempotency_key) FROM payment WHERE idempotency_key LIKE '$1-%'),
     (SELECT count(*) FROM payment WHERE idempotency_key LIKE '$1-%'),
-    (SELECT coalesce(sum(attempts), 0) FROM gateway_charge WHERE idempotency_key LIKE '%:$1-%')"
+    (SELECT coalesce(sum(attempts), 0) FROM gateway_charge WHERE idempotency_key LIKE '%:$1-%')" "$DB"
 }
 storms="{"
 for storm in "${STORMS[@]}"; do
@@ -183,12 +190,12 @@ for storm in "${STORMS[@]}"; do
 done
 storms="${storms%,}}"
 
-machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB; $(psql -tA -h 127.0.0.1 -U postgres -d postgres -c 'SHOW server_version') PostgreSQL on loopback"
+machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB; $(db_describe)"
 if [ "$REDIS" = 1 ]; then
   machine+="; $(redis_stores_describe)"
 fi
 machine+="; $(java -version 2>&1 | head -1)"
-python3 bench/report.py "$RESULTS" "$OUT/$STAMP" "$machine" "$storms"
+python3 bench/report.py "$RESULTS" "$OUT/$STAMP" "$machine" "$storms" "$(db_label)"
 if [[ " $SUITES " == *" minimal "* ]]; then
   cleanup
   trap - EXIT
