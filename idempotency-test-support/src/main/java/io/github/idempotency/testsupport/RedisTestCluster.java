@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +36,8 @@ public final class RedisTestCluster {
 	private static final int PRIMARIES = 3;
 
 	private static final Duration STARTUP = Duration.ofSeconds(60);
+
+	private static final Duration POLL = Duration.ofMillis(50);
 
 	private static @Nullable RedisTestCluster cluster;
 
@@ -190,17 +194,13 @@ public final class RedisTestCluster {
 					"--cluster-config-file", "nodes-" + port + ".conf", "--cluster-node-timeout", "5000", "--dir",
 					directory.toString(), "--save", "", "--appendonly", "no", "--repl-diskless-sync-delay", "0");
 			processes.put(port, process);
-			long deadline = System.nanoTime() + STARTUP.toNanos();
-			while (process.isAlive() && System.nanoTime() < deadline) {
-				try {
-					if ("PONG".equals(RespConnection.command(HOST, port, "PING"))) {
-						return port;
-					}
-				}
-				catch (RuntimeException ex) {
-					// Not listening yet.
-				}
-				pause();
+			Awaitility.await()
+				.atMost(STARTUP)
+				.pollInterval(POLL)
+				.ignoreExceptions()
+				.until(() -> !process.isAlive() || "PONG".equals(RespConnection.command(HOST, port, "PING")));
+			if (process.isAlive()) {
+				return port;
 			}
 			processes.remove(port);
 			process.destroy();
@@ -215,16 +215,6 @@ public final class RedisTestCluster {
 		}
 		catch (IOException ex) {
 			return ex.toString();
-		}
-	}
-
-	private static void pause() {
-		try {
-			Thread.sleep(50);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
 		}
 	}
 
@@ -260,27 +250,17 @@ public final class RedisTestCluster {
 	}
 
 	private static void await(int port, String[] command, Predicate<@Nullable Object> done) {
-		long deadline = System.nanoTime() + STARTUP.toNanos();
-		RuntimeException last = null;
-		while (System.nanoTime() < deadline) {
-			try {
-				if (done.test(RespConnection.command(HOST, port, command))) {
-					return;
-				}
-			}
-			catch (RuntimeException ex) {
-				last = ex;
-			}
-			try {
-				Thread.sleep(50);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(ex);
-			}
+		try {
+			Awaitility.await()
+				.atMost(STARTUP)
+				.pollInterval(POLL)
+				.ignoreExceptions()
+				.until(() -> done.test(RespConnection.command(HOST, port, command)));
 		}
-		throw new IllegalStateException("Redis on port " + port + " did not answer " + String.join(" ", command)
-				+ " as expected within " + STARTUP, last);
+		catch (ConditionTimeoutException ex) {
+			throw new IllegalStateException("Redis on port " + port + " did not answer " + String.join(" ", command)
+					+ " as expected within " + STARTUP, ex);
+		}
 	}
 
 	private static void stop(Collection<Process> processes, Path directory) {
