@@ -6,7 +6,7 @@ import os
 import re
 import sys
 
-SOURCE = ("idempotency-autoconfigure/src/main/java/io/github/idempotency/jdbc/"
+SOURCE = ("idempotency-jdbc/src/main/java/io/github/idempotency/jdbc/"
           "PostgresIdempotencyStatements.java")
 FLOOR_SOURCE = "idempotency-bench-minimal/src/main/java/io/github/idempotency/bench/minimal/FloorFilter.java"
 BODY = r"'\x7b226964223a312c226e616d65223a2270656e222c227175616e74697479223a327d'::bytea"

@@ -33,7 +33,7 @@ trap cleanup EXIT
 
 sql "CREATE DATABASE $DB" postgres
 psql -q -h 127.0.0.1 -U postgres -d "$DB" -v ON_ERROR_STOP=1 \
-  -f idempotency-autoconfigure/src/main/resources/io/github/idempotency/jdbc/schema-postgresql.sql
+  -f idempotency-jdbc/src/main/resources/io/github/idempotency/jdbc/schema-postgresql.sql
 psql -q -h 127.0.0.1 -U postgres -d "$DB" -v ON_ERROR_STOP=1 \
   -f idempotency-bench-minimal/src/main/resources/schema.sql
 python3 bench/floor.py "$WORK"

@@ -24,7 +24,7 @@ LATEST_BOOT_4_0=4.0.9
 # entity in the application's persistence unit (registered one way on 4.0, another on 4.1), the
 # starter on an existing schema, and the client (plain Spring Framework).
 TESTS='Idempotency*AutoConfigurationTests,IdempotencyPropertiesTests,WebContractTests,AtomicModeWebTests,PostgresJdbcIdempotencyStoreTests,MethodIdempotencyTests,IdempotencyRecordEntityTests,ExistingSchemaStartupTests,IdempotencyKeyRetryInterceptorTests'
-MODULES=idempotency-autoconfigure,idempotency-spring-boot-starter,idempotency-client
+MODULES=idempotency-integration-tests,idempotency-spring-boot-starter,idempotency-client
 
 # Every name of TESTS ran, and each ran tests: a renamed or moved test class would otherwise leave
 # the subset smaller without a word (-Dsurefire.failIfNoSpecifiedTests=false, as each module runs
