@@ -190,6 +190,22 @@ class IdempotencyAutoConfigurationTests {
 	}
 
 	@Test
+	void withEveryStoreModuleOnTheClassPathTheFailureNamesNoModuleToAdd() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(IdempotencyJdbcAutoConfiguration.class,
+					IdempotencyAutoConfiguration.class))
+			.withUserConfiguration(PaymentsConfiguration.class)
+			.run((context) -> {
+				Throwable cause = context.getStartupFailure();
+				while (!(cause instanceof NoIdempotencyStoreException)) {
+					cause = cause.getCause();
+				}
+				assertThat(new NoIdempotencyStoreFailureAnalyzer().analyze(cause).getDescription())
+					.doesNotContain("is on the class path but");
+			});
+	}
+
+	@Test
 	void withoutADataSourceAndIdempotencyDisabledIdempotentMethodsRunUnguarded() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(IdempotencyJdbcAutoConfiguration.class,

@@ -30,10 +30,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PublishedJarsIT {
 
-	private static final Map<String, String> MODULE_NAMES = Map.of("idempotency-core", "io.github.idempotency.core",
-			"idempotency-autoconfigure", "io.github.idempotency.autoconfigure", "idempotency-spring-boot-starter",
-			"io.github.idempotency.starter", "idempotency-test-support", "io.github.idempotency.testsupport",
-			"idempotency-client", "io.github.idempotency.client");
+	private static final Map<String, String> MODULE_NAMES = Map.ofEntries(
+			Map.entry("idempotency-core", "io.github.idempotency.core"),
+			Map.entry("idempotency-engine", "io.github.idempotency.engine"),
+			Map.entry("idempotency-webmvc", "io.github.idempotency.webmvc"),
+			Map.entry("idempotency-jdbc", "io.github.idempotency.jdbc"),
+			Map.entry("idempotency-redis", "io.github.idempotency.redis"),
+			Map.entry("idempotency-kafka", "io.github.idempotency.kafka"),
+			Map.entry("idempotency-actuator", "io.github.idempotency.actuator"),
+			Map.entry("idempotency-spring-boot-starter", "io.github.idempotency.starter"),
+			Map.entry("idempotency-test-support", "io.github.idempotency.testsupport"),
+			Map.entry("idempotency-client", "io.github.idempotency.client"));
 
 	private static final Pattern ARTIFACT = Pattern.compile("(idempotency-[a-z-]+?)-[0-9].*\\.jar");
 
