@@ -28,8 +28,11 @@ class OrderEventsListener {
 
 	private final ShipmentRepository shipments;
 
-	OrderEventsListener(ShipmentRepository shipments) {
+	private final ShipmentCrashWindows crashWindows;
+
+	OrderEventsListener(ShipmentRepository shipments, ShipmentCrashWindows crashWindows) {
 		this.shipments = shipments;
+		this.crashWindows = crashWindows;
 	}
 
 	@KafkaListener(id = "fulfilment", topics = FulfilmentTopics.ORDER_EVENTS)
@@ -40,7 +43,10 @@ class OrderEventsListener {
 		if (event.items() <= 0) {
 			throw new InvalidOrderEventException("Order " + event.orderId() + " has no items to ship.");
 		}
-		return this.shipments.insert(event, "TRK-" + UUID.randomUUID());
+		this.crashWindows.reached(ShipmentCrashWindows.BEFORE_SHIP, record);
+		Shipment shipment = this.shipments.insert(event, "TRK-" + UUID.randomUUID());
+		this.crashWindows.reached(ShipmentCrashWindows.AFTER_SHIP, record);
+		return shipment;
 	}
 
 }

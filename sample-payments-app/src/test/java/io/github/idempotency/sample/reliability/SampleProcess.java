@@ -57,6 +57,20 @@ final class SampleProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Start the application with the {@code postgres} profile and further profiles on a database,
+	 * as {@link #start(PostgresTestDatabase, String, String...)} does.
+	 * @param database the database
+	 * @param profiles further profiles, comma-separated
+	 * @param name a name for the log file
+	 * @param arguments further command line arguments
+	 * @return the running application
+	 */
+	static SampleProcess start(PostgresTestDatabase database, String profiles, String name, String... arguments) {
+		return start("postgres," + profiles, database.url(), database.username(), database.password(), name,
+				arguments);
+	}
+
+	/**
 	 * Start the application with the {@code mariadb} profile on a MariaDB database, as
 	 * {@link #start(PostgresTestDatabase, String, String...)} does on PostgreSQL.
 	 * @param database the database
