@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -72,6 +73,21 @@ public final class IdempotencyAutoConfiguration {
 			IdempotentAttributeSource attributeSource, ObjectProvider<IdempotentOperationNames> names) {
 		return new BeanMethodOperationNames(beanFactory, attributeSource,
 				() -> names.stream().anyMatch(IdempotentOperationNames::namesControllers));
+	}
+
+	/**
+	 * The start-up refusal of what a reactive web application's {@code @Idempotent} methods would
+	 * need of an entry point that does not exist yet.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+	static class ReactiveWebApplicationConfiguration {
+
+		@Bean
+		static ReactiveHandlersCheck idempotencyReactiveHandlersCheck(ConfigurableListableBeanFactory beanFactory) {
+			return new ReactiveHandlersCheck(beanFactory);
+		}
+
 	}
 
 	@Bean

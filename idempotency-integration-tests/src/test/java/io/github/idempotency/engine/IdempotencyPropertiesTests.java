@@ -5,7 +5,9 @@ import io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration;
 import java.beans.PropertyDescriptor;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URL;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -262,18 +264,23 @@ class IdempotencyPropertiesTests {
 		}
 	}
 
+	/**
+	 * Return the metadata of every {@code idempotency.*} property, from the jar of each module that
+	 * declares some.
+	 */
 	private static Map<String, JsonNode> metadata() throws IOException {
-		try (InputStream input = new ClassPathResource(METADATA).getInputStream()) {
-			JsonNode root = JsonMapper.builder().build().readTree(input);
-			Map<String, JsonNode> properties = new HashMap<>();
-			root.path("properties").forEach((property) -> {
-				String name = property.path("name").asString();
-				if (name.startsWith("idempotency.")) {
-					properties.put(name, property);
-				}
-			});
-			return properties;
+		Map<String, JsonNode> properties = new HashMap<>();
+		for (URL resource : Collections.list(IdempotencyPropertiesTests.class.getClassLoader().getResources(METADATA))) {
+			try (InputStream input = resource.openStream()) {
+				JsonMapper.builder().build().readTree(input).path("properties").forEach((property) -> {
+					String name = property.path("name").asString();
+					if (name.startsWith("idempotency.")) {
+						properties.put(name, property);
+					}
+				});
+			}
 		}
+		return properties;
 	}
 
 	/**

@@ -1,0 +1,87 @@
+package io.github.idempotency.engine;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.stereotype.Controller;
+import org.springframework.util.ClassUtils;
+
+import io.github.idempotency.annotation.Idempotent;
+
+/**
+ * Refuses, at the start of a reactive web application, {@code @Idempotent} methods that no entry
+ * point can guard yet: handlers of Spring WebFlux controllers and methods returning a reactive
+ * type or suspending, whose work runs after the advice has returned.
+ */
+class ReactiveHandlersCheck implements SmartInitializingSingleton {
+
+	private static final List<String> REACTIVE_TYPES = List.of("org.reactivestreams.Publisher",
+			"java.util.concurrent.Flow$Publisher");
+
+	private static final String CONTINUATION = "kotlin.coroutines.Continuation";
+
+	private final ConfigurableListableBeanFactory beanFactory;
+
+	ReactiveHandlersCheck(ConfigurableListableBeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		Set<String> refused = new TreeSet<>();
+		for (String beanName : this.beanFactory.getBeanDefinitionNames()) {
+			Class<?> type = userType(beanName);
+			if (type == null || !AnnotationUtils.isCandidateClass(type, Idempotent.class)) {
+				continue;
+			}
+			boolean controller = AnnotatedElementUtils.hasAnnotation(type, Controller.class);
+			MethodIntrospector
+				.selectMethods(type,
+						(MethodIntrospector.MetadataLookup<Boolean>) (method) -> AnnotatedElementUtils
+							.hasAnnotation(method, Idempotent.class) && (controller || reactive(method)) ? true : null)
+				.keySet()
+				.forEach((method) -> refused.add(type.getName() + "." + method.getName()));
+		}
+		if (!refused.isEmpty()) {
+			throw new ReactiveHandlersUnsupportedException(List.copyOf(refused));
+		}
+	}
+
+	private static boolean reactive(Method method) {
+		Class<?>[] parameters = method.getParameterTypes();
+		if (parameters.length > 0 && parameters[parameters.length - 1].getName().equals(CONTINUATION)) {
+			return true;
+		}
+		for (String reactiveType : REACTIVE_TYPES) {
+			if (isAssignable(reactiveType, method.getReturnType())) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static boolean isAssignable(String typeName, Class<?> type) {
+		ClassLoader loader = type.getClassLoader();
+		if (!ClassUtils.isPresent(typeName, loader)) {
+			return false;
+		}
+		return ClassUtils.resolveClassName(typeName, loader).isAssignableFrom(type);
+	}
+
+	private Class<?> userType(String beanName) {
+		if (this.beanFactory.containsSingleton(beanName)) {
+			return AopProxyUtils.ultimateTargetClass(this.beanFactory.getSingleton(beanName));
+		}
+		Class<?> type = this.beanFactory.getType(beanName, false);
+		return (type != null) ? ClassUtils.getUserClass(type) : null;
+	}
+
+}

@@ -1,0 +1,29 @@
+package io.github.idempotency.engine;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Explains why {@code @Idempotent} on Spring WebFlux handlers and reactive methods is refused,
+ * and the ways out until the reactive entry point exists.
+ */
+class ReactiveHandlersUnsupportedFailureAnalyzer extends AbstractFailureAnalyzer<ReactiveHandlersUnsupportedException> {
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, ReactiveHandlersUnsupportedException cause) {
+		StringBuilder description = new StringBuilder("""
+				This is a reactive (Spring WebFlux) application, and the idempotency starter has no reactive \
+				entry point yet: a WebFlux handler would not read the Idempotency-Key header (every request would \
+				be refused), and a method returning a Mono, a Flux or suspending does its work after the guard has \
+				ended (its key would be released and its result never stored). These @Idempotent methods would not \
+				be guarded:""");
+		cause.methods().forEach((method) -> description.append("\n    - ").append(method));
+		return new FailureAnalysis(description.toString(), """
+				Run the application on Spring MVC (spring-boot-starter-webmvc), where the whole HTTP contract \
+				applies; or move @Idempotent to the blocking service method the handler calls, with a key \
+				expression (@Idempotent(key = "...")), and call it off the event loop \
+				(Mono.fromCallable(...).subscribeOn(Schedulers.boundedElastic())); or set \
+				idempotency.enabled=false to run them unguarded on purpose.""", cause);
+	}
+
+}

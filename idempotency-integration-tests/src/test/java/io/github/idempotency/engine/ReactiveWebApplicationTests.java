@@ -1,0 +1,146 @@
+package io.github.idempotency.engine;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import io.github.idempotency.annotation.Idempotent;
+import io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A Spring WebFlux application, which has no reactive entry point yet: it does not start with
+ * {@code @Idempotent} methods that would be answered 500 or run unguarded, and says why; its
+ * blocking bean methods with a key expression are guarded as anywhere else.
+ */
+class ReactiveWebApplicationTests {
+
+	private final ReactiveWebApplicationContextRunner runner = new ReactiveWebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+				IdempotencyJdbcAutoConfiguration.class, IdempotencyAutoConfiguration.class))
+		.withPropertyValues("spring.datasource.url=jdbc:h2:mem:reactive-${random.uuid}", "idempotency.purge.cron=-");
+
+	@Test
+	void aWebFluxHandlerReturningAMonoFailsTheStartAndTheFailureNamesIt() {
+		this.runner.withUserConfiguration(MonoController.class).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = analysis(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("no reactive entry point yet")
+				.contains(MonoController.class.getName() + ".pay");
+			assertThat(analysis.getAction()).contains("spring-boot-starter-webmvc");
+		});
+	}
+
+	@Test
+	void aWebFluxHandlerReturningAPlainValueFailsTheStartToo() {
+		this.runner.withUserConfiguration(PlainController.class)
+			.run((context) -> assertThat(analysis(context.getStartupFailure()).getDescription())
+				.contains(PlainController.class.getName() + ".pay"));
+	}
+
+	@Test
+	void aBeanMethodReturningAFluxFailsTheStart() {
+		this.runner.withUserConfiguration(FluxService.class)
+			.run((context) -> assertThat(analysis(context.getStartupFailure()).getDescription())
+				.contains(Refunds.class.getName() + ".refunds"));
+	}
+
+	@Test
+	void aBlockingBeanMethodWithAKeyExpressionIsGuardedOnce() {
+		this.runner.withUserConfiguration(BlockingService.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			BlockingService service = context.getBean(BlockingService.class);
+			assertThat(service.pay("p-1")).isEqualTo("paid p-1 (1)");
+			assertThat(service.pay("p-1")).isEqualTo("paid p-1 (1)");
+		});
+	}
+
+	@Test
+	void outsideAReactiveWebApplicationTheCheckIsNotThere() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+					IdempotencyJdbcAutoConfiguration.class, IdempotencyAutoConfiguration.class))
+			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:servlet-${random.uuid}", "idempotency.purge.cron=-")
+			.withUserConfiguration(BlockingService.class)
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(ReactiveHandlersCheck.class));
+	}
+
+	@Test
+	void withIdempotencyDisabledTheApplicationStartsUnguarded() {
+		this.runner.withUserConfiguration(MonoController.class)
+			.withPropertyValues("idempotency.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(ReactiveHandlersCheck.class));
+	}
+
+	private static FailureAnalysis analysis(Throwable failure) {
+		Throwable cause = failure;
+		while (!(cause instanceof ReactiveHandlersUnsupportedException)) {
+			assertThat(cause).as("the start-up failure's causes").isNotNull();
+			cause = cause.getCause();
+		}
+		return new ReactiveHandlersUnsupportedFailureAnalyzer().analyze(cause);
+	}
+
+	@RestController
+	static class MonoController {
+
+		@PostMapping("/payments")
+		@Idempotent(operation = "pay")
+		public Mono<String> pay() {
+			return Mono.just("paid");
+		}
+
+	}
+
+	@RestController
+	static class PlainController {
+
+		@PostMapping("/payments")
+		@Idempotent(operation = "pay")
+		public String pay() {
+			return "paid";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FluxService {
+
+		@Bean
+		Refunds refunds() {
+			return new Refunds();
+		}
+
+	}
+
+	static class Refunds {
+
+		@Idempotent(operation = "refunds", key = "#paymentId")
+		public Flux<String> refunds(String paymentId) {
+			return Flux.just("refund of " + paymentId);
+		}
+
+	}
+
+	static class BlockingService {
+
+		private int calls;
+
+		@Idempotent(operation = "pay", key = "#paymentId")
+		public String pay(String paymentId) {
+			return "paid " + paymentId + " (" + (++this.calls) + ")";
+		}
+
+	}
+
+}
