@@ -20,6 +20,9 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.context.request.async.WebAsyncTask;
 import org.springframework.web.server.ResponseStatusException;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import io.github.idempotency.annotation.Idempotent;
 
@@ -122,6 +125,25 @@ public class AsyncTimeoutApplication {
 				this.work.run(body.get("value"));
 				throw new ResponseStatusException(HttpStatus.UNPROCESSABLE_ENTITY, "declined");
 			}, this.executor);
+		}
+
+		/**
+		 * A reactive return type, which Spring MVC subscribes to and answers from asynchronously.
+		 */
+		@Idempotent(operation = "mono")
+		@PostMapping("/mono")
+		Mono<ResponseEntity<Map<String, Object>>> mono(@RequestBody Map<String, String> body) {
+			return Mono.fromCallable(() -> created(body.get("value"))).subscribeOn(Schedulers.fromExecutor(this.executor));
+		}
+
+		/**
+		 * A reactive type of many values, which Spring MVC collects into one JSON array.
+		 */
+		@Idempotent(operation = "flux")
+		@PostMapping("/flux")
+		Flux<Map<String, Object>> flux(@RequestBody Map<String, String> body) {
+			return Flux.defer(() -> Flux.just(created(body.get("value")).getBody()))
+				.subscribeOn(Schedulers.fromExecutor(this.executor));
 		}
 
 		@Idempotent(operation = "callable")

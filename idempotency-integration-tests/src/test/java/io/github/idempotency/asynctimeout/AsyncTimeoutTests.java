@@ -27,7 +27,8 @@ import static org.awaitility.Awaitility.await;
  * its late result is what the retries get.
  */
 @SpringBootTest(classes = AsyncTimeoutApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "spring.mvc.async.request-timeout=400ms", "idempotency.operations.deferred.lease=1h" })
+		properties = { "spring.mvc.async.request-timeout=400ms", "idempotency.operations.deferred.lease=1h",
+				"idempotency.operations.flux.lease=1h" })
 class AsyncTimeoutTests {
 
 	static final PostgresTestDatabase database = PostgresTestDatabase.create("asynctimeout");
@@ -81,6 +82,34 @@ class AsyncTimeoutTests {
 		assertThat(Http.text(replay)).isIn("{\"value\":\"" + value + "\",\"runs\":1}",
 				"{\"runs\":1,\"value\":\"" + value + "\"}");
 		assertThat(this.work.runs(value)).isOne();
+	}
+
+	@Test
+	void aMonoIsStoredOnceAndReplayed() {
+		String value = UUID.randomUUID().toString();
+		this.work.finish(value);
+		HttpResponse<byte[]> first = post("/mono", value);
+		assertThat(first.statusCode()).isEqualTo(201);
+		HttpResponse<byte[]> replay = post("/mono", value);
+		assertThat(replay.statusCode()).isEqualTo(201);
+		assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		assertThat(replay.body()).isEqualTo(first.body());
+		assertThat(this.work.runs(value)).isOne();
+	}
+
+	@Test
+	void aMonoThatOutlivesItsRequestKeepsItsKeyAndItsLateResultIsReplayed() {
+		lateResultIsStoredOnceAndReplayed("/mono");
+	}
+
+	@Test
+	void aFluxPastItsTimeoutLeavesItsKeyToItsLease() {
+		String value = UUID.randomUUID().toString();
+		assertThat(post("/flux", value).statusCode()).isEqualTo(503);
+		assertThat(post("/flux", value).statusCode()).isEqualTo(409);
+		assertThat(status(value)).isEqualTo("IN_PROGRESS");
+		assertThat(this.work.runs(value)).isOne();
+		this.work.finish(value);
 	}
 
 	@Test

@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.context.request.async.WebAsyncTask;
@@ -28,7 +29,15 @@ final class AsyncReturnTypes {
 		return Callable.class.isAssignableFrom(type) || WebAsyncTask.class.isAssignableFrom(type)
 				|| DeferredResult.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)
 				|| ResponseBodyEmitter.class.isAssignableFrom(type)
-				|| StreamingResponseBody.class.isAssignableFrom(type);
+				|| StreamingResponseBody.class.isAssignableFrom(type) || isReactive(type);
+	}
+
+	/**
+	 * Return whether a type is one of the reactive types (a {@code Mono}, a {@code Flux}, ...)
+	 * that Spring MVC subscribes to and answers from asynchronously.
+	 */
+	static boolean isReactive(Class<?> type) {
+		return ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null;
 	}
 
 	/**

@@ -24,10 +24,11 @@ import io.github.idempotency.IdempotencyContext;
  * when its request ends first (a timeout, a client gone), so that its key is never given up while
  * the work may still run.
  * <p>
- * A {@code CompletionStage} is followed to its completion, a {@code Callable} or
- * {@code WebAsyncTask} from the moment it starts on its executor to its return; one that never
- * started can be cancelled. Other asynchronous values ({@code DeferredResult}, emitters, streaming
- * bodies) are set by work the starter cannot see: {@link #observable()} is {@code false}.
+ * A {@code CompletionStage} is followed to its completion, a single-value reactive type (a
+ * {@code Mono}) to its value, a {@code Callable} or {@code WebAsyncTask} from the moment it starts
+ * on its executor to its return; one that never started can be cancelled. Other asynchronous
+ * values ({@code DeferredResult}, emitters, streaming bodies, a {@code Flux}) are set by work the
+ * starter cannot see: {@link #observable()} is {@code false}.
  */
 final class AsyncWork {
 
@@ -43,7 +44,7 @@ final class AsyncWork {
 
 	private @Nullable BiConsumer<@Nullable Object, @Nullable Throwable> whenEnded;
 
-	private final @Nullable Object result;
+	private @Nullable Object result;
 
 	private AsyncWork(boolean observable, State state, @Nullable Object result) {
 		this.observable = observable;
@@ -69,6 +70,11 @@ final class AsyncWork {
 		if (result instanceof Callable<?> || result instanceof WebAsyncTask<?>) {
 			AsyncWork work = new AsyncWork(true, State.NOT_STARTED, result);
 			WebAsyncUtils.getAsyncManager(request).registerCallableInterceptor(INTERCEPTOR, work.new Follower(context));
+			return work;
+		}
+		if (result != null && SingleValueReactiveWork.follows(result)) {
+			AsyncWork work = new AsyncWork(true, State.RUNNING, null);
+			work.result = SingleValueReactiveWork.follow(result, work::end);
 			return work;
 		}
 		return AsyncReturnTypes.isAsyncValue(result) ? new AsyncWork(false, State.RUNNING, result) : null;
