@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnNotWebApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -75,19 +76,22 @@ public final class IdempotencyAutoConfiguration {
 				() -> names.stream().anyMatch(IdempotentOperationNames::namesControllers));
 	}
 
-	/**
-	 * The start-up refusal of what a reactive web application's {@code @Idempotent} methods would
-	 * need of an entry point that does not exist yet.
-	 */
-	@Configuration(proxyBeanMethods = false)
+	@Bean
+	@ConditionalOnNotWebApplication
+	static ReactiveHandlersCheck idempotencyReactiveMethodsCheck(ConfigurableListableBeanFactory beanFactory) {
+		return new ReactiveHandlersCheck(beanFactory, false);
+	}
+
+	@Bean
+	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	static ReactiveHandlersCheck idempotencyReactiveBeanMethodsCheck(ConfigurableListableBeanFactory beanFactory) {
+		return new ReactiveHandlersCheck(beanFactory, false);
+	}
+
+	@Bean
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
-	static class ReactiveWebApplicationConfiguration {
-
-		@Bean
-		static ReactiveHandlersCheck idempotencyReactiveHandlersCheck(ConfigurableListableBeanFactory beanFactory) {
-			return new ReactiveHandlersCheck(beanFactory);
-		}
-
+	static ReactiveHandlersCheck idempotencyReactiveHandlersCheck(ConfigurableListableBeanFactory beanFactory) {
+		return new ReactiveHandlersCheck(beanFactory, true);
 	}
 
 	@Bean

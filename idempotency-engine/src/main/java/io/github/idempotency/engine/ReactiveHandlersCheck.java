@@ -17,9 +17,10 @@ import org.springframework.util.ClassUtils;
 import io.github.idempotency.annotation.Idempotent;
 
 /**
- * Refuses, at the start of a reactive web application, {@code @Idempotent} methods that no entry
- * point can guard yet: handlers of Spring WebFlux controllers and methods returning a reactive
- * type or suspending, whose work runs after the advice has returned.
+ * Refuses at start-up {@code @Idempotent} methods that no entry point can guard yet: bean methods
+ * returning a reactive type or suspending, whose work runs after the advice has returned, and, in
+ * a reactive web application, the handlers of Spring WebFlux controllers. (Spring MVC handlers
+ * that return a reactive type are the web entry point's, which follows them.)
  */
 class ReactiveHandlersCheck implements SmartInitializingSingleton {
 
@@ -30,8 +31,11 @@ class ReactiveHandlersCheck implements SmartInitializingSingleton {
 
 	private final ConfigurableListableBeanFactory beanFactory;
 
-	ReactiveHandlersCheck(ConfigurableListableBeanFactory beanFactory) {
+	private final boolean reactiveWebApplication;
+
+	ReactiveHandlersCheck(ConfigurableListableBeanFactory beanFactory, boolean reactiveWebApplication) {
 		this.beanFactory = beanFactory;
+		this.reactiveWebApplication = reactiveWebApplication;
 	}
 
 	@Override
@@ -43,6 +47,9 @@ class ReactiveHandlersCheck implements SmartInitializingSingleton {
 				continue;
 			}
 			boolean controller = AnnotatedElementUtils.hasAnnotation(type, Controller.class);
+			if (controller && !this.reactiveWebApplication) {
+				continue;
+			}
 			MethodIntrospector
 				.selectMethods(type,
 						(MethodIntrospector.MetadataLookup<Boolean>) (method) -> AnnotatedElementUtils
@@ -51,7 +58,7 @@ class ReactiveHandlersCheck implements SmartInitializingSingleton {
 				.forEach((method) -> refused.add(type.getName() + "." + method.getName()));
 		}
 		if (!refused.isEmpty()) {
-			throw new ReactiveHandlersUnsupportedException(List.copyOf(refused));
+			throw new ReactiveHandlersUnsupportedException(List.copyOf(refused), this.reactiveWebApplication);
 		}
 	}
 

@@ -3,16 +3,23 @@ package io.github.idempotency.engine;
 import java.util.List;
 
 /**
- * Thrown at the start of a reactive web application whose {@code @Idempotent} methods no entry
- * point can guard yet.
+ * Thrown at start-up when {@code @Idempotent} methods are reactive ones that no entry point can
+ * guard yet.
  */
 class ReactiveHandlersUnsupportedException extends IllegalStateException {
 
 	private final List<String> methods;
 
-	ReactiveHandlersUnsupportedException(List<String> methods) {
-		super("@Idempotent cannot guard these methods of a reactive web application: " + methods);
+	private final boolean reactiveWebApplication;
+
+	ReactiveHandlersUnsupportedException(List<String> methods, boolean reactiveWebApplication) {
+		super("@Idempotent cannot guard these reactive methods: " + methods);
 		this.methods = methods;
+		this.reactiveWebApplication = reactiveWebApplication;
+	}
+
+	boolean reactiveWebApplication() {
+		return this.reactiveWebApplication;
 	}
 
 	List<String> methods() {

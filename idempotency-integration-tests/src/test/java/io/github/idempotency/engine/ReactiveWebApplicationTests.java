@@ -6,6 +6,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -19,9 +20,11 @@ import io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A Spring WebFlux application, which has no reactive entry point yet: it does not start with
- * {@code @Idempotent} methods that would be answered 500 or run unguarded, and says why; its
- * blocking bean methods with a key expression are guarded as anywhere else.
+ * Reactive methods, which have no entry point of their own yet: a Spring WebFlux application does
+ * not start with {@code @Idempotent} handlers that would be answered 500, nor any application with
+ * {@code @Idempotent} bean methods returning a reactive type, which would run unguarded; the
+ * failure says why. Blocking bean methods with a key expression are guarded as anywhere else, and
+ * Spring MVC handlers that return a {@code Mono} are the web entry point's.
  */
 class ReactiveWebApplicationTests {
 
@@ -66,13 +69,27 @@ class ReactiveWebApplicationTests {
 	}
 
 	@Test
-	void outsideAReactiveWebApplicationTheCheckIsNotThere() {
+	void outsideAReactiveWebApplicationABeanMethodReturningAFluxFailsTheStartToo() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
 					IdempotencyJdbcAutoConfiguration.class, IdempotencyAutoConfiguration.class))
+			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:plain-${random.uuid}", "idempotency.purge.cron=-")
+			.withUserConfiguration(FluxService.class)
+			.run((context) -> {
+				FailureAnalysis analysis = analysis(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("return a reactive type")
+					.contains(Refunds.class.getName() + ".refunds");
+			});
+	}
+
+	@Test
+	void inAServletApplicationControllersReturningAMonoAreLeftToSpringMvc() {
+		new WebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+					IdempotencyJdbcAutoConfiguration.class, IdempotencyAutoConfiguration.class))
 			.withPropertyValues("spring.datasource.url=jdbc:h2:mem:servlet-${random.uuid}", "idempotency.purge.cron=-")
-			.withUserConfiguration(BlockingService.class)
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(ReactiveHandlersCheck.class));
+			.withUserConfiguration(MonoController.class, BlockingService.class)
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(ReactiveHandlersCheck.class));
 	}
 
 	@Test
