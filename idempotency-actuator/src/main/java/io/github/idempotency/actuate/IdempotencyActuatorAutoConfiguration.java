@@ -1,7 +1,5 @@
 package io.github.idempotency.actuate;
 
-import io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration;
-import io.github.idempotency.redis.IdempotencyRedisAutoConfiguration;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -26,7 +24,8 @@ import io.github.idempotency.store.IdempotencyRecordAdministration;
  * dashboard page when it is enabled, and the health contribution (the store is reachable, and how
  * many records are stuck in progress).
  */
-@AutoConfiguration(after = { IdempotencyJdbcAutoConfiguration.class, IdempotencyRedisAutoConfiguration.class })
+@AutoConfiguration(afterName = { "io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration",
+		"io.github.idempotency.redis.IdempotencyRedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)
 @ConditionalOnBean(IdempotencyRecordAdministration.class)
 public final class IdempotencyActuatorAutoConfiguration {

@@ -17,9 +17,6 @@ import io.github.idempotency.engine.IdempotencyAutoConfiguration;
 import io.github.idempotency.engine.IdempotentInvocation;
 import io.github.idempotency.engine.IdempotencyProperties;
 import io.github.idempotency.engine.IdempotentOperationNames;
-import io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration;
-import io.github.idempotency.jdbc.IdempotencyPurger;
-import io.github.idempotency.redis.IdempotencyRedisAutoConfiguration;
 import io.github.idempotency.store.IdempotencyRecordAdministration;
 
 /**
@@ -28,8 +25,9 @@ import io.github.idempotency.store.IdempotencyRecordAdministration;
  * operation, and of the gauges of what the store holds.
  */
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
-		IdempotencyAutoConfiguration.class, IdempotencyJdbcAutoConfiguration.class,
-		IdempotencyRedisAutoConfiguration.class })
+		IdempotencyAutoConfiguration.class },
+		afterName = { "io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration",
+				"io.github.idempotency.redis.IdempotencyRedisAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({ MeterRegistry.class, IdempotentInvocation.class })
@@ -66,8 +64,12 @@ public final class IdempotencyMetricsAutoConfiguration {
 
 	}
 
+	/**
+	 * The purge's meters, where the JDBC store's module is on the class path and purges.
+	 */
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnBean(IdempotencyPurger.class)
+	@ConditionalOnClass(name = "io.github.idempotency.jdbc.IdempotencyPurger")
+	@ConditionalOnBean(type = "io.github.idempotency.jdbc.IdempotencyPurger")
 	static class PurgeMetricsConfiguration {
 
 		@Bean

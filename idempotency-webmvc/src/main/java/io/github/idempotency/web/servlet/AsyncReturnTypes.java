@@ -5,8 +5,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.http.ResponseEntity;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.context.request.async.WebAsyncTask;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
@@ -17,6 +19,12 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
  * to return for a handler that is replayed instead of run.
  */
 final class AsyncReturnTypes {
+
+	private static final boolean REACTIVE_STREAMS_PRESENT = ClassUtils.isPresent("org.reactivestreams.Publisher",
+			AsyncReturnTypes.class.getClassLoader());
+
+	private static final boolean REACTOR_PRESENT = REACTIVE_STREAMS_PRESENT
+			&& ClassUtils.isPresent("reactor.core.publisher.Mono", AsyncReturnTypes.class.getClassLoader());
 
 	private AsyncReturnTypes() {
 	}
@@ -37,7 +45,19 @@ final class AsyncReturnTypes {
 	 * that Spring MVC subscribes to and answers from asynchronously.
 	 */
 	static boolean isReactive(Class<?> type) {
-		return ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null;
+		return REACTIVE_STREAMS_PRESENT && ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null;
+	}
+
+	/**
+	 * Return whether a handler's result is of a single-value reactive type that
+	 * {@link SingleValueReactiveWork} can follow, which needs Reactor.
+	 */
+	static boolean isFollowableReactive(Object result) {
+		if (!REACTOR_PRESENT) {
+			return false;
+		}
+		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(result.getClass());
+		return adapter != null && !adapter.isMultiValue();
 	}
 
 	/**

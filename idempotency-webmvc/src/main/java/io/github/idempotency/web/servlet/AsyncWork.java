@@ -72,7 +72,7 @@ final class AsyncWork {
 			WebAsyncUtils.getAsyncManager(request).registerCallableInterceptor(INTERCEPTOR, work.new Follower(context));
 			return work;
 		}
-		if (result != null && SingleValueReactiveWork.follows(result)) {
+		if (result != null && AsyncReturnTypes.isFollowableReactive(result)) {
 			AsyncWork work = new AsyncWork(true, State.RUNNING, null);
 			work.result = SingleValueReactiveWork.follow(result, work::end);
 			return work;

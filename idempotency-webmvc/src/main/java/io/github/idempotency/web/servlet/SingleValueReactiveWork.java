@@ -5,32 +5,18 @@ import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
-import org.springframework.util.ClassUtils;
 import reactor.core.publisher.Mono;
 
 /**
  * Follows a single-value reactive result (a {@code Mono}, or what Spring adapts as one) to its
  * end, whether or not Spring MVC is still subscribed: the handler's publisher is subscribed once,
  * by a cached {@code Mono} that both Spring MVC and the follower read, so that a request that
- * times out and cancels its subscription stops neither the work nor the sight of its end.
+ * times out and cancels its subscription stops neither the work nor the sight of its end. Loaded
+ * only where Reactor is on the class path ({@link AsyncReturnTypes#isFollowableReactive}).
  */
 final class SingleValueReactiveWork {
 
-	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
-			SingleValueReactiveWork.class.getClassLoader());
-
 	private SingleValueReactiveWork() {
-	}
-
-	/**
-	 * Return whether a handler's result is a single-value reactive type that can be followed.
-	 */
-	static boolean follows(Object result) {
-		if (!REACTOR_PRESENT) {
-			return false;
-		}
-		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(result.getClass());
-		return adapter != null && !adapter.isMultiValue();
 	}
 
 	/**
