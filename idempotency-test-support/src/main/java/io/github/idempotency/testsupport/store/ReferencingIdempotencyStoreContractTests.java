@@ -1,6 +1,5 @@
 package io.github.idempotency.testsupport.store;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -50,9 +49,10 @@ public abstract class ReferencingIdempotencyStoreContractTests extends Idempoten
 		IdempotencyKey third = key("referenced-third");
 		for (IdempotencyKey key : List.of(first, second, third)) {
 			claim(key, FINGERPRINT_A);
-			Instant attached = storeTime();
 			store().addReference(key, "gateway_transaction", value, TTL);
-			awaitStoreTimeAfter(attached);
+			// Read the clock after attaching: the next key is attached after this instant, which is
+			// no earlier than this attachment, however long the attachment took.
+			awaitStoreTimeAfter(storeTime());
 		}
 		assertThat(store().findByReference("gateway_transaction", value, 10)).containsExactly(first, second, third);
 		assertThat(store().findByReference("gateway_transaction", value, 2)).containsExactly(first, second);
