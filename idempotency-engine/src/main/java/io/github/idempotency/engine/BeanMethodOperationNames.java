@@ -78,10 +78,20 @@ class BeanMethodOperationNames implements IdempotentOperationNames {
 	}
 
 	private Class<?> userType(String beanName) {
-		if (this.beanFactory.containsSingleton(beanName)) {
-			return AopProxyUtils.ultimateTargetClass(this.beanFactory.getSingleton(beanName));
+		return userType(this.beanFactory, beanName);
+	}
+
+	/**
+	 * Return the class of a bean as its author wrote it, behind any proxy, without creating it.
+	 * @param beanFactory the bean factory
+	 * @param beanName the bean's name
+	 * @return its class, or {@code null} if it cannot be told
+	 */
+	static Class<?> userType(ConfigurableListableBeanFactory beanFactory, String beanName) {
+		if (beanFactory.containsSingleton(beanName)) {
+			return AopProxyUtils.ultimateTargetClass(beanFactory.getSingleton(beanName));
 		}
-		Class<?> type = this.beanFactory.getType(beanName, false);
+		Class<?> type = beanFactory.getType(beanName, false);
 		return (type != null) ? ClassUtils.getUserClass(type) : null;
 	}
 

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
@@ -42,7 +41,7 @@ class ReactiveHandlersCheck implements SmartInitializingSingleton {
 	public void afterSingletonsInstantiated() {
 		Set<String> refused = new TreeSet<>();
 		for (String beanName : this.beanFactory.getBeanDefinitionNames()) {
-			Class<?> type = userType(beanName);
+			Class<?> type = BeanMethodOperationNames.userType(this.beanFactory, beanName);
 			if (type == null || !AnnotationUtils.isCandidateClass(type, Idempotent.class)) {
 				continue;
 			}
@@ -81,14 +80,6 @@ class ReactiveHandlersCheck implements SmartInitializingSingleton {
 			return false;
 		}
 		return ClassUtils.resolveClassName(typeName, loader).isAssignableFrom(type);
-	}
-
-	private Class<?> userType(String beanName) {
-		if (this.beanFactory.containsSingleton(beanName)) {
-			return AopProxyUtils.ultimateTargetClass(this.beanFactory.getSingleton(beanName));
-		}
-		Class<?> type = this.beanFactory.getType(beanName, false);
-		return (type != null) ? ClassUtils.getUserClass(type) : null;
 	}
 
 }
