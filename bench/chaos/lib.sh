@@ -14,11 +14,14 @@
 
 : "${CHAOS_WORK:?CHAOS_WORK must name the work directory of the run}"
 CHAOS_INSTANCES=${CHAOS_INSTANCES:-3}
-CHAOS_PG_PORT=${CHAOS_PG_PORT:-55432}
+# The servers' ports are below Linux's ephemeral range (32768-60999) and the tests' ports
+# (20000-32000): a client connection that happened to hold 127.0.0.1:55432 once made PostgreSQL
+# start without its loopback socket, and the run stop in its set-up.
+CHAOS_PG_PORT=${CHAOS_PG_PORT:-15432}
 # Not the machine's Redis on 6379, which keeps nothing on disk: a server of the run's own.
 CHAOS_REDIS_PORT=${CHAOS_REDIS_PORT:-6390}
 # Not the machine's MariaDB on 3306 either.
-CHAOS_MARIADB_PORT=${CHAOS_MARIADB_PORT:-53306}
+CHAOS_MARIADB_PORT=${CHAOS_MARIADB_PORT:-13306}
 CHAOS_DB=chaos
 CHAOS_HTTP_PORT=8080
 CHAOS_GATEWAY_PORT=${CHAOS_GATEWAY_PORT:-8090}
