@@ -49,15 +49,16 @@ final class AsyncReturnTypes {
 	}
 
 	/**
-	 * Return whether a handler's result is of a single-value reactive type that
+	 * Return the adapter of a handler's result if it is of a single-value reactive type that
 	 * {@link SingleValueReactiveWork} can follow, which needs Reactor.
+	 * @return the adapter, or {@code null} if the result cannot be followed
 	 */
-	static boolean isFollowableReactive(Object result) {
+	static @Nullable ReactiveAdapter followableReactiveAdapter(Object result) {
 		if (!REACTOR_PRESENT) {
-			return false;
+			return null;
 		}
 		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(result.getClass());
-		return adapter != null && !adapter.isMultiValue();
+		return (adapter != null && !adapter.isMultiValue()) ? adapter : null;
 	}
 
 	/**

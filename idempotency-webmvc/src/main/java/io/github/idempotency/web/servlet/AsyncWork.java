@@ -12,6 +12,7 @@ import java.util.function.Function;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.core.ReactiveAdapter;
 import org.springframework.web.context.request.NativeWebRequest;
 import org.springframework.web.context.request.async.CallableProcessingInterceptor;
 import org.springframework.web.context.request.async.WebAsyncTask;
@@ -72,9 +73,10 @@ final class AsyncWork {
 			WebAsyncUtils.getAsyncManager(request).registerCallableInterceptor(INTERCEPTOR, work.new Follower(context));
 			return work;
 		}
-		if (result != null && AsyncReturnTypes.isFollowableReactive(result)) {
+		ReactiveAdapter reactive = (result != null) ? AsyncReturnTypes.followableReactiveAdapter(result) : null;
+		if (reactive != null) {
 			AsyncWork work = new AsyncWork(true, State.RUNNING, null);
-			work.result = SingleValueReactiveWork.follow(result, work::end);
+			work.result = SingleValueReactiveWork.follow(result, reactive, work::end);
 			return work;
 		}
 		return AsyncReturnTypes.isAsyncValue(result) ? new AsyncWork(false, State.RUNNING, result) : null;

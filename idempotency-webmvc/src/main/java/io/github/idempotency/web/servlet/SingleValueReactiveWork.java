@@ -4,7 +4,6 @@ import java.util.function.BiConsumer;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.ReactiveAdapter;
-import org.springframework.core.ReactiveAdapterRegistry;
 import reactor.core.publisher.Mono;
 
 /**
@@ -12,7 +11,7 @@ import reactor.core.publisher.Mono;
  * end, whether or not Spring MVC is still subscribed: the handler's publisher is subscribed once,
  * by a cached {@code Mono} that both Spring MVC and the follower read, so that a request that
  * times out and cancels its subscription stops neither the work nor the sight of its end. Loaded
- * only where Reactor is on the class path ({@link AsyncReturnTypes#isFollowableReactive}).
+ * only where Reactor is on the class path ({@link AsyncReturnTypes#followableReactiveAdapter}).
  */
 final class SingleValueReactiveWork {
 
@@ -22,11 +21,12 @@ final class SingleValueReactiveWork {
 	/**
 	 * Subscribe to the result once, and return what Spring MVC answers from in its place.
 	 * @param result the handler's result
+	 * @param adapter the adapter of its reactive type
 	 * @param whenEnded called once with the value (or {@code null}) or the failure
 	 * @return a value of the handler's reactive type that replays the one subscription's outcome
 	 */
-	static Object follow(Object result, BiConsumer<@Nullable Object, @Nullable Throwable> whenEnded) {
-		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(result.getClass());
+	static Object follow(Object result, ReactiveAdapter adapter,
+			BiConsumer<@Nullable Object, @Nullable Throwable> whenEnded) {
 		Mono<Object> once = Mono.from(adapter.toPublisher(result)).cache();
 		once.subscribe((value) -> whenEnded.accept(value, null), (failure) -> whenEnded.accept(null, failure),
 				() -> whenEnded.accept(null, null));
