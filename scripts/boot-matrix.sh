@@ -19,11 +19,11 @@ cd "$(dirname "$0")/.."
 LATEST_BOOT_4_0=4.0.9
 
 # What the subset runs: every auto-configuration's context tests, the HTTP contract on PostgreSQL
-# (WebContractTests, AtomicModeWebTests), the store contract on PostgreSQL
+# (MvcHttpContractTests, WebFluxHttpContractTests, AtomicModeWebTests), the store contract on PostgreSQL
 # (PostgresJdbcIdempotencyStoreTests extends IdempotencyStoreContractTests), bean methods, the JPA
 # entity in the application's persistence unit (registered one way on 4.0, another on 4.1), the
 # starter on an existing schema, and the client (plain Spring Framework).
-TESTS='Idempotency*AutoConfigurationTests,IdempotencyPropertiesTests,WebContractTests,AtomicModeWebTests,PostgresJdbcIdempotencyStoreTests,MethodIdempotencyTests,IdempotencyRecordEntityTests,ExistingSchemaStartupTests,IdempotencyKeyRetryInterceptorTests'
+TESTS='Idempotency*AutoConfigurationTests,IdempotencyPropertiesTests,MvcHttpContractTests,WebFluxHttpContractTests,AtomicModeWebTests,PostgresJdbcIdempotencyStoreTests,MethodIdempotencyTests,IdempotencyRecordEntityTests,ExistingSchemaStartupTests,IdempotencyKeyRetryInterceptorTests'
 MODULES=idempotency-integration-tests,idempotency-spring-boot-starter,idempotency-client
 
 # Every name of TESTS ran, and each ran tests: a renamed or moved test class would otherwise leave

@@ -79,19 +79,22 @@ public final class IdempotencyAutoConfiguration {
 	@Bean
 	@ConditionalOnNotWebApplication
 	static ReactiveHandlersCheck idempotencyReactiveMethodsCheck(ConfigurableListableBeanFactory beanFactory) {
-		return new ReactiveHandlersCheck(beanFactory, false);
+		return new ReactiveHandlersCheck(beanFactory, () -> false);
 	}
 
 	@Bean
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 	static ReactiveHandlersCheck idempotencyReactiveBeanMethodsCheck(ConfigurableListableBeanFactory beanFactory) {
-		return new ReactiveHandlersCheck(beanFactory, false);
+		return new ReactiveHandlersCheck(beanFactory, () -> false);
 	}
 
 	@Bean
 	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
-	static ReactiveHandlersCheck idempotencyReactiveHandlersCheck(ConfigurableListableBeanFactory beanFactory) {
-		return new ReactiveHandlersCheck(beanFactory, true);
+	static ReactiveHandlersCheck idempotencyReactiveHandlersCheck(ConfigurableListableBeanFactory beanFactory,
+			ObjectProvider<IdempotentOperationNames> names) {
+		// With the WebFlux entry point, which names controllers, they are its own.
+		return new ReactiveHandlersCheck(beanFactory,
+				() -> names.stream().noneMatch(IdempotentOperationNames::namesControllers));
 	}
 
 	@Bean

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -18,8 +19,8 @@ import io.github.idempotency.annotation.Idempotent;
 /**
  * Refuses at start-up {@code @Idempotent} methods that no entry point can guard yet: bean methods
  * returning a reactive type or suspending, whose work runs after the advice has returned, and, in
- * a reactive web application, the handlers of Spring WebFlux controllers. (Spring MVC handlers
- * that return a reactive type are the web entry point's, which follows them.)
+ * a reactive web application without the WebFlux entry point, the handlers of its controllers.
+ * (Spring MVC and WebFlux handlers are their web entry point's.)
  */
 class ReactiveHandlersCheck implements SmartInitializingSingleton {
 
@@ -30,15 +31,22 @@ class ReactiveHandlersCheck implements SmartInitializingSingleton {
 
 	private final ConfigurableListableBeanFactory beanFactory;
 
-	private final boolean reactiveWebApplication;
+	private final BooleanSupplier controllersUnguarded;
 
-	ReactiveHandlersCheck(ConfigurableListableBeanFactory beanFactory, boolean reactiveWebApplication) {
+	/**
+	 * Create the check.
+	 * @param beanFactory the bean factory
+	 * @param controllersUnguarded whether controllers have no entry point: a reactive web
+	 * application without the WebFlux module
+	 */
+	ReactiveHandlersCheck(ConfigurableListableBeanFactory beanFactory, BooleanSupplier controllersUnguarded) {
 		this.beanFactory = beanFactory;
-		this.reactiveWebApplication = reactiveWebApplication;
+		this.controllersUnguarded = controllersUnguarded;
 	}
 
 	@Override
 	public void afterSingletonsInstantiated() {
+		boolean reactiveWebApplication = this.controllersUnguarded.getAsBoolean();
 		Set<String> refused = new TreeSet<>();
 		for (String beanName : this.beanFactory.getBeanDefinitionNames()) {
 			Class<?> type = BeanMethodOperationNames.userType(this.beanFactory, beanName);
@@ -46,7 +54,7 @@ class ReactiveHandlersCheck implements SmartInitializingSingleton {
 				continue;
 			}
 			boolean controller = AnnotatedElementUtils.hasAnnotation(type, Controller.class);
-			if (controller && !this.reactiveWebApplication) {
+			if (controller && !reactiveWebApplication) {
 				continue;
 			}
 			MethodIntrospector
@@ -57,7 +65,7 @@ class ReactiveHandlersCheck implements SmartInitializingSingleton {
 				.forEach((method) -> refused.add(type.getName() + "." + method.getName()));
 		}
 		if (!refused.isEmpty()) {
-			throw new ReactiveHandlersUnsupportedException(List.copyOf(refused), this.reactiveWebApplication);
+			throw new ReactiveHandlersUnsupportedException(List.copyOf(refused), reactiveWebApplication);
 		}
 	}
 

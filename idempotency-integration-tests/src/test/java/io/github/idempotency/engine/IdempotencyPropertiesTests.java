@@ -38,7 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
 import io.github.idempotency.Disposition;
 import io.github.idempotency.OutcomeClassifier;
 import io.github.idempotency.annotation.IdempotencyMode;
-import io.github.idempotency.web.servlet.IdempotencyWebProperties;
+import io.github.idempotency.web.IdempotencyWebProperties;
 import io.github.idempotency.redis.IdempotencyRedisProperties;
 import io.github.idempotency.jdbc.IdempotencyPurgeProperties;
 import io.github.idempotency.jdbc.IdempotencyJdbcProperties;

@@ -16,12 +16,13 @@ import reactor.core.publisher.Mono;
 
 import io.github.idempotency.annotation.Idempotent;
 import io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration;
+import io.github.idempotency.web.reactive.IdempotencyWebFluxAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Reactive methods, which have no entry point of their own yet: a Spring WebFlux application does
- * not start with {@code @Idempotent} handlers that would be answered 500, nor any application with
+ * Reactive methods: without the WebFlux module a Spring WebFlux application does not start with
+ * {@code @Idempotent} handlers that would be answered 500, nor does any application with
  * {@code @Idempotent} bean methods returning a reactive type, which would run unguarded; the
  * failure says why. Blocking bean methods with a key expression are guarded as anywhere else, and
  * Spring MVC handlers that return a {@code Mono} are the web entry point's.
@@ -34,21 +35,28 @@ class ReactiveWebApplicationTests {
 		.withPropertyValues("spring.datasource.url=jdbc:h2:mem:reactive-${random.uuid}", "idempotency.purge.cron=-");
 
 	@Test
-	void aWebFluxHandlerReturningAMonoFailsTheStartAndTheFailureNamesIt() {
+	void withoutTheWebFluxModuleAWebFluxHandlerReturningAMonoFailsTheStartAndTheFailureNamesIt() {
 		this.runner.withUserConfiguration(MonoController.class).run((context) -> {
 			assertThat(context).hasFailed();
 			FailureAnalysis analysis = analysis(context.getStartupFailure());
-			assertThat(analysis.getDescription()).contains("no reactive entry point yet")
+			assertThat(analysis.getDescription()).contains("without the starter's WebFlux module")
 				.contains(MonoController.class.getName() + ".pay");
-			assertThat(analysis.getAction()).contains("spring-boot-starter-webmvc");
+			assertThat(analysis.getAction()).contains("idempotency-webflux");
 		});
 	}
 
 	@Test
-	void aWebFluxHandlerReturningAPlainValueFailsTheStartToo() {
+	void withoutTheWebFluxModuleAWebFluxHandlerReturningAPlainValueFailsTheStartToo() {
 		this.runner.withUserConfiguration(PlainController.class)
 			.run((context) -> assertThat(analysis(context.getStartupFailure()).getDescription())
 				.contains(PlainController.class.getName() + ".pay"));
+	}
+
+	@Test
+	void withTheWebFluxModuleWebFluxHandlersAreItsOwn() {
+		this.runner.withConfiguration(AutoConfigurations.of(IdempotencyWebFluxAutoConfiguration.class))
+			.withUserConfiguration(MonoController.class)
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(ReactiveHandlersCheck.class));
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package io.github.idempotency.web.servlet;
 
+import io.github.idempotency.web.StoredHeaderPolicy;
 import io.github.idempotency.engine.IdempotencyAutoConfiguration;
 import io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration;
 

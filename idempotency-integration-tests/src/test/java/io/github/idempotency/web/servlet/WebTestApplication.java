@@ -92,11 +92,11 @@ public class WebTestApplication {
 			this.transientFailures.set(requests);
 		}
 
-		boolean shouldFail() {
+		public boolean shouldFail() {
 			return this.transientFailures.getAndUpdate((n) -> Math.max(0, n - 1)) > 0;
 		}
 
-		void pass() throws InterruptedException {
+		public void pass() throws InterruptedException {
 			CountDownLatch latch = this.open;
 			synchronized (this.entered) {
 				this.entered.incrementAndGet();

@@ -7,12 +7,12 @@ import io.github.idempotency.testsupport.PostgresTestDatabase;
 /**
  * Points a {@link WebTestApplication} test at a fresh PostgreSQL database.
  */
-final class WebTestSupport {
+public final class WebTestSupport {
 
 	private WebTestSupport() {
 	}
 
-	static void register(DynamicPropertyRegistry registry, PostgresTestDatabase database) {
+	public static void register(DynamicPropertyRegistry registry, PostgresTestDatabase database) {
 		registry.add("spring.datasource.url", database::url);
 		registry.add("spring.datasource.username", database::username);
 		registry.add("spring.datasource.password", database::password);

@@ -1,6 +1,8 @@
 package io.github.idempotency.web.servlet;
 
+import java.util.Collections;
 import java.util.Enumeration;
+import java.util.List;
 import java.util.function.Supplier;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -9,25 +11,18 @@ import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
-import io.github.idempotency.InvalidTenantException;
 import io.github.idempotency.TenantResolver;
-import io.github.idempotency.IdempotencyKeys;
+import io.github.idempotency.web.TenantHeader;
 
 /**
- * Resolves the tenant from a request header, else a fixed default, and binds it to the
- * authenticated principal when there is one: {@code acme}, or {@code acme|principal:alice}.
+ * Resolves the tenant of the current Servlet request by its {@link TenantHeader} rule and the
+ * principal authenticated for the current thread.
  */
 class DefaultTenantResolver implements TenantResolver {
 
-	private static final int MAX_TENANT_LENGTH = 128;
-
-	private static final String HASHED_SCOPE_PREFIX = "sha256:";
-
 	private final Supplier<String> principal;
 
-	private final String header;
-
-	private final String defaultTenant;
+	private final TenantHeader tenantHeader;
 
 	/**
 	 * Create a resolver.
@@ -37,39 +32,15 @@ class DefaultTenantResolver implements TenantResolver {
 	 */
 	public DefaultTenantResolver(Supplier<String> principal, String header, String defaultTenant) {
 		this.principal = principal;
-		this.header = header;
-		this.defaultTenant = defaultTenant;
+		this.tenantHeader = new TenantHeader(header, defaultTenant);
 	}
 
 	@Override
 	public String resolveTenant() {
-		String tenant = headerTenant();
-		String name = this.principal.get();
-		return (name != null && !name.isEmpty()) ? IdempotencyKeys.fromDerivedValue(tenant + "|principal:" + name)
-				: tenant;
-	}
-
-	private String headerTenant() {
 		HttpServletRequest request = currentRequest();
-		Enumeration<String> values = (request != null) ? request.getHeaders(this.header) : null;
-		if (values == null || !values.hasMoreElements()) {
-			return this.defaultTenant;
-		}
-		String tenant = values.nextElement();
-		if (values.hasMoreElements()) {
-			throw new InvalidTenantException("The " + this.header + " header must be sent only once.");
-		}
-		if (tenant.isEmpty() || tenant.length() > MAX_TENANT_LENGTH
-				|| !tenant.chars().allMatch((c) -> c > 0x20 && c < 0x7F && c != '|')) {
-			throw new InvalidTenantException("The " + this.header + " header must be 1 to " + MAX_TENANT_LENGTH
-					+ " printable ASCII characters, without spaces or '|'.");
-		}
-		if (tenant.startsWith(HASHED_SCOPE_PREFIX)) {
-			// The scope of a principal whose name is not key-shaped is hashed to this form
-			throw new InvalidTenantException(
-					"The " + this.header + " header must not start with '" + HASHED_SCOPE_PREFIX + "'.");
-		}
-		return tenant;
+		Enumeration<String> headers = (request != null) ? request.getHeaders(this.tenantHeader.header()) : null;
+		List<String> values = (headers != null) ? Collections.list(headers) : null;
+		return this.tenantHeader.resolve(values, this.principal.get());
 	}
 
 	private static HttpServletRequest currentRequest() {

@@ -7,6 +7,7 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.ModelAndView;
 
+import io.github.idempotency.web.HttpProblems;
 import io.github.idempotency.RequestBodyTooLargeException;
 import io.github.idempotency.engine.IdempotentAttributeSource;
 import io.github.idempotency.engine.IdempotentAttributes;
@@ -27,10 +28,10 @@ class IdempotencyHandlerInterceptor implements HandlerInterceptor {
 
 	private final long maxBodySize;
 
-	private final WebProblems problems;
+	private final HttpProblems problems;
 
 	public IdempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource, WebExecutionFinisher finisher,
-			long maxBodySize, WebProblems problems) {
+			long maxBodySize, HttpProblems problems) {
 		this.attributeSource = attributeSource;
 		this.finisher = finisher;
 		this.maxBodySize = maxBodySize;
@@ -58,7 +59,7 @@ class IdempotencyHandlerInterceptor implements HandlerInterceptor {
 				exchange.request().buffer(this.maxBodySize);
 			}
 			catch (RequestBodyTooLargeException ex) {
-				this.problems.write(request, response, ex);
+				IdempotencyResponses.writeProblem(this.problems, request, response, ex);
 				return false;
 			}
 		}

@@ -16,6 +16,8 @@ import io.swagger.v3.oas.models.responses.ApiResponses;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.web.method.HandlerMethod;
 
+import io.github.idempotency.web.StoredHeaderPolicy;
+import io.github.idempotency.web.HttpProblems;
 import io.github.idempotency.IdempotencyException;
 import io.github.idempotency.IdempotencyKeys;
 import io.github.idempotency.engine.IdempotentAttributeSource;
@@ -49,7 +51,7 @@ class IdempotencyOperationCustomizer implements OperationCustomizer {
 		ApiResponses responses = (operation.getResponses() != null) ? operation.getResponses() : new ApiResponses();
 		responses.forEach((status, response) -> {
 			if (status.startsWith("2")) {
-				response.addHeaderObject(IdempotencyResponses.REPLAYED_HEADER, new Header()
+				response.addHeaderObject(StoredHeaderPolicy.REPLAYED_HEADER, new Header()
 					.description("true when this is the stored response of an earlier request with the same key")
 					.schema(new BooleanSchema()));
 			}
@@ -107,7 +109,7 @@ class IdempotencyOperationCustomizer implements OperationCustomizer {
 		problem.setProperties(Map.of("type", type, "title", new StringSchema(), "status", new IntegerSchema(),
 				"detail", new StringSchema(), "instance", new StringSchema()));
 		responses.addApiResponse(status, new ApiResponse().description(description)
-			.content(new Content().addMediaType(IdempotencyResponses.PROBLEM_JSON, new MediaType().schema(problem))));
+			.content(new Content().addMediaType(HttpProblems.PROBLEM_JSON, new MediaType().schema(problem))));
 	}
 
 }

@@ -11,6 +11,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 
+import io.github.idempotency.web.HttpProblems;
 import io.github.idempotency.IdempotencyException;
 
 /**
@@ -22,9 +23,9 @@ import io.github.idempotency.IdempotencyException;
 @Order(Ordered.LOWEST_PRECEDENCE)
 class IdempotencyProblemAdvice {
 
-	private final WebProblems problems;
+	private final HttpProblems problems;
 
-	public IdempotencyProblemAdvice(WebProblems problems) {
+	public IdempotencyProblemAdvice(HttpProblems problems) {
 		this.problems = problems;
 	}
 

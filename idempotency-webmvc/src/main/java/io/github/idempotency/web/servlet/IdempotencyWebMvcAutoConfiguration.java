@@ -2,6 +2,9 @@ package io.github.idempotency.web.servlet;
 
 import java.net.URI;
 
+import io.github.idempotency.web.IdempotencyWebProperties;
+import io.github.idempotency.web.StoredHeaderPolicy;
+import io.github.idempotency.web.HttpProblems;
 import io.github.idempotency.engine.IdempotencyAutoConfiguration;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -55,22 +58,22 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	}
 
 	@Bean
-	WebProblems idempotencyWebProblems(IdempotencyWebProperties properties,
+	HttpProblems idempotencyHttpProblems(IdempotencyWebProperties properties,
 			ObjectProvider<IdempotencyProblemCustomizer> customizers) {
 		URI documentation = properties.getDocumentationUri();
 		String link = (documentation != null) ? "<" + documentation + ">; rel=\"describedby\"" : null;
-		return new WebProblems(link, customizers.orderedStream().toList());
+		return new HttpProblems(link, customizers.orderedStream().toList());
 	}
 
 	@Bean
 	WebIdempotencyHandler webIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
-			IdempotencyWebProperties properties, WebProblems problems) {
+			IdempotencyWebProperties properties, HttpProblems problems) {
 		return new WebIdempotencyHandler(invocation, keyEvaluator, properties.getKeyHeader(), problems);
 	}
 
 	@Bean
 	WebExecutionFinisher webExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy,
-			WebProblems problems, ObjectProvider<RequestMappingHandlerAdapter> handlerAdapters,
+			HttpProblems problems, ObjectProvider<RequestMappingHandlerAdapter> handlerAdapters,
 			ObjectProvider<HandlerExceptionResolver> exceptionResolvers) {
 		return new WebExecutionFinisher(classifier, headerPolicy, problems,
 				new LateResultRenderer(handlerAdapters, exceptionResolvers));
@@ -87,7 +90,7 @@ public final class IdempotencyWebMvcAutoConfiguration {
 
 	@Bean
 	IdempotencyHandlerInterceptor idempotencyHandlerInterceptor(IdempotentAttributeSource attributeSource,
-			WebExecutionFinisher finisher, IdempotencyWebProperties properties, WebProblems problems) {
+			WebExecutionFinisher finisher, IdempotencyWebProperties properties, HttpProblems problems) {
 		return new IdempotencyHandlerInterceptor(attributeSource, finisher, properties.getMaxBodySize().toBytes(),
 				problems);
 	}
@@ -104,7 +107,7 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	}
 
 	@Bean
-	IdempotencyProblemAdvice idempotencyProblemAdvice(WebProblems problems) {
+	IdempotencyProblemAdvice idempotencyProblemAdvice(HttpProblems problems) {
 		return new IdempotencyProblemAdvice(problems);
 	}
 

@@ -12,6 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.method.HandlerMethod;
 
+import io.github.idempotency.web.StoredHeaderPolicy;
+import io.github.idempotency.web.HttpProblems;
 import io.github.idempotency.Disposition;
 import io.github.idempotency.IdempotencyException;
 import io.github.idempotency.OutcomeClassifier;
@@ -33,11 +35,11 @@ class WebExecutionFinisher {
 
 	private final StoredHeaderPolicy headerPolicy;
 
-	private final WebProblems problems;
+	private final HttpProblems problems;
 
 	private final LateResultRenderer lateResults;
 
-	public WebExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy, WebProblems problems,
+	public WebExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy, HttpProblems problems,
 			LateResultRenderer lateResults) {
 		this.classifier = classifier;
 		this.headerPolicy = headerPolicy;
@@ -165,12 +167,12 @@ class WebExecutionFinisher {
 	private Answer settle(IdempotentCall call, HttpServletRequest request, CapturingResponse response,
 			@Nullable Throwable failure) throws IOException {
 		if (response.isErrorSent() && response.capturedBody().length == 0) {
-			response.setContentType(IdempotencyResponses.PROBLEM_JSON);
+			response.setContentType(HttpProblems.PROBLEM_JSON);
 			response.getOutputStream()
-				.write(IdempotencyResponses.statusProblem(response.getStatus(), request.getRequestURI()));
+				.write(HttpProblems.statusProblem(response.getStatus(), request.getRequestURI()));
 		}
 		Disposition disposition = this.classifier.classify(response.getStatus(), failure);
-		StoredResponse stored = new StoredResponse(response.getStatus(), this.headerPolicy.select(response),
+		StoredResponse stored = new StoredResponse(response.getStatus(), this.headerPolicy.select(response.getContentType(), response::getHeaders),
 				response.capturedBody());
 		return call.finish(stored, failure, disposition);
 	}
@@ -192,13 +194,13 @@ class WebExecutionFinisher {
 
 	private static void sendReplay(CapturingResponse response, StoredResponse stored) throws IOException {
 		Map<String, List<String>> headers = new LinkedHashMap<>(stored.headers());
-		headers.put(IdempotencyResponses.REPLAYED_HEADER, List.of("true"));
+		headers.put(StoredHeaderPolicy.REPLAYED_HEADER, List.of("true"));
 		response.sendInstead(stored.status(), headers, stored.body());
 	}
 
 	private void sendProblem(CapturingResponse response, HttpServletRequest request, IdempotencyException ex)
 			throws IOException {
-		send(response, this.problems.response(ex, request));
+		send(response, this.problems.response(ex, request.getRequestURI()));
 	}
 
 	private static void send(CapturingResponse response, StoredResponse answer) throws IOException {

@@ -15,6 +15,7 @@ import org.springframework.web.context.request.ServletRequestAttributes;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerMapping;
 
+import io.github.idempotency.web.HttpProblems;
 import io.github.idempotency.FingerprintRequest;
 import io.github.idempotency.IdempotencyException;
 import io.github.idempotency.annotation.IdempotencyMode;
@@ -45,10 +46,10 @@ class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 
 	private final String keyHeader;
 
-	private final WebProblems problems;
+	private final HttpProblems problems;
 
 	public WebIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
-			String keyHeader, WebProblems problems) {
+			String keyHeader, HttpProblems problems) {
 		this.invocation = invocation;
 		this.keyEvaluator = keyEvaluator;
 		this.keyHeader = keyHeader;
@@ -218,7 +219,7 @@ class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 		 */
 		@Override
 		public @Nullable Object refuse(IdempotencyException refusal) {
-			this.exchange.refuse(WebIdempotencyHandler.this.problems.response(refusal, this.exchange.request()));
+			this.exchange.refuse(WebIdempotencyHandler.this.problems.response(refusal, this.exchange.request().getRequestURI()));
 			return AsyncReturnTypes.noValue(this.attributes.method());
 		}
 

@@ -1,4 +1,4 @@
-package io.github.idempotency.web.servlet;
+package io.github.idempotency.web;
 
 import java.net.URI;
 import java.util.ArrayList;
@@ -9,15 +9,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Configuration properties of idempotent HTTP requests: the key header, the body limit, the
- * stored headers and the documentation that problems link to.
+ * Configuration properties of idempotent HTTP requests, on Spring MVC and Spring WebFlux alike: the
+ * key header, the body limit, the stored headers and the documentation that problems link to.
  */
 @ConfigurationProperties("idempotency")
 public class IdempotencyWebProperties {
 
-	static final String DEFAULT_KEY_HEADER = "Idempotency-Key";
+	public static final String DEFAULT_KEY_HEADER = "Idempotency-Key";
 
-	static final DataSize DEFAULT_MAX_BODY_SIZE = DataSize.ofMegabytes(1);
+	public static final DataSize DEFAULT_MAX_BODY_SIZE = DataSize.ofMegabytes(1);
 
 	/**
 	 * Request header that carries the idempotency key.

@@ -1,4 +1,4 @@
-package io.github.idempotency.web.servlet;
+package io.github.idempotency.web;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,14 +8,21 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import jakarta.servlet.http.HttpServletResponse;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The allow-list of response headers that are stored and replayed: {@code Content-Type},
  * {@code Location} and configured ones. Credentials, cookies and hop-by-hop headers are never
  * stored, even if configured.
  */
-final class StoredHeaderPolicy {
+public final class StoredHeaderPolicy {
+
+	/**
+	 * Header that marks a replayed response.
+	 */
+	public static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
 	/**
 	 * Headers that are stored by default.
@@ -25,7 +32,7 @@ final class StoredHeaderPolicy {
 	private static final Set<String> FORBIDDEN = Set.of("set-cookie", "set-cookie2", "authorization",
 			"proxy-authorization", "proxy-authenticate", "connection", "keep-alive", "proxy-connection", "te",
 			"trailer", "transfer-encoding", "upgrade", "content-length",
-			IdempotencyResponses.REPLAYED_HEADER.toLowerCase(Locale.ROOT));
+			REPLAYED_HEADER.toLowerCase(Locale.ROOT));
 
 	private final List<String> headers;
 
@@ -56,18 +63,25 @@ final class StoredHeaderPolicy {
 		return this.headers;
 	}
 
-	Map<String, List<String>> select(HttpServletResponse response) {
+	/**
+	 * Select the headers to store from a response.
+	 * @param contentType the response's content type, or {@code null}
+	 * @param values the values of a response header, by name, or an empty or {@code null} collection
+	 * @return the stored headers, in the policy's order
+	 */
+	public Map<String, List<String>> select(@Nullable String contentType,
+			Function<String, @Nullable Collection<String>> values) {
 		Map<String, List<String>> selected = new LinkedHashMap<>();
 		for (String name : this.headers) {
 			if ("Content-Type".equalsIgnoreCase(name)) {
-				if (response.getContentType() != null) {
-					selected.put("Content-Type", List.of(response.getContentType()));
+				if (contentType != null) {
+					selected.put("Content-Type", List.of(contentType));
 				}
 				continue;
 			}
-			Collection<String> values = response.getHeaders(name);
-			if (values != null && !values.isEmpty()) {
-				selected.put(name, new ArrayList<>(values));
+			Collection<String> found = values.apply(name);
+			if (found != null && !found.isEmpty()) {
+				selected.put(name, new ArrayList<>(found));
 			}
 		}
 		return selected;

@@ -1,6 +1,5 @@
-package io.github.idempotency.web.servlet;
+package io.github.idempotency.web;
 
-import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
@@ -8,11 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 
 import io.github.idempotency.IdempotencyException;
@@ -24,7 +21,12 @@ import io.github.idempotency.store.StoredResponse;
  * The one place the starter's refusals become RFC 9457 problems: status and headers of the
  * refusal, the documentation {@code Link}, the application's {@link IdempotencyProblemCustomizer}s.
  */
-final class WebProblems {
+public final class HttpProblems {
+
+	/**
+	 * Media type of every problem the starter writes.
+	 */
+	public static final String PROBLEM_JSON = "application/problem+json";
 
 	private final @Nullable String describedBy;
 
@@ -36,7 +38,7 @@ final class WebProblems {
 	 * {@code null}
 	 * @param customizers the application's customizers, in order
 	 */
-	public WebProblems(@Nullable String describedBy, List<IdempotencyProblemCustomizer> customizers) {
+	public HttpProblems(@Nullable String describedBy, List<IdempotencyProblemCustomizer> customizers) {
 		this.describedBy = describedBy;
 		this.customizers = List.copyOf(customizers);
 	}
@@ -90,36 +92,43 @@ final class WebProblems {
 	/**
 	 * Return the whole answer to a refusal.
 	 * @param ex the refusal
-	 * @param request the request
+	 * @param path the request path
 	 * @return status, headers and problem body
 	 */
-	StoredResponse response(IdempotencyException ex, HttpServletRequest request) {
+	public StoredResponse response(IdempotencyException ex, @Nullable String path) {
 		Map<String, List<String>> headers = new LinkedHashMap<>(headers(ex).asMultiValueMap());
-		headers.put(HttpHeaders.CONTENT_TYPE, List.of(IdempotencyResponses.PROBLEM_JSON));
-		return new StoredResponse(ex.getStatusCode().value(), headers,
-				json(problem(ex, request.getRequestURI())));
+		headers.put(HttpHeaders.CONTENT_TYPE, List.of(PROBLEM_JSON));
+		return new StoredResponse(ex.getStatusCode().value(), headers, json(problem(ex, path)));
 	}
 
 	/**
-	 * Write the answer to a refusal straight to a response.
-	 * @param request the request
-	 * @param response the response
-	 * @param ex the refusal
-	 * @throws IOException if writing fails
+	 * Return a problem body for a status that a handler answered without a body of its own.
+	 * @param status the status
+	 * @param instance the request path
+	 * @return the body
 	 */
-	void write(HttpServletRequest request, HttpServletResponse response, IdempotencyException ex) throws IOException {
-		StoredResponse answer = response(ex, request);
-		response.setStatus(answer.status());
-		answer.headers().forEach((name, values) -> values.forEach((value) -> response.addHeader(name, value)));
-		response.setContentType(IdempotencyResponses.PROBLEM_JSON);
-		response.setContentLength(answer.body().length);
-		response.getOutputStream().write(answer.body());
-		response.flushBuffer();
+	public static byte[] statusProblem(int status, String instance) {
+		HttpStatus resolved = HttpStatus.resolve(status);
+		ProblemDetail problem = ProblemDetail.forStatus(status);
+		problem.setTitle((resolved != null) ? resolved.getReasonPhrase() : "Error");
+		try {
+			problem.setInstance(URI.create(instance));
+		}
+		catch (IllegalArgumentException invalid) {
+			// A request path that is no URI reference: the problem goes without one.
+		}
+		return json(problem);
 	}
 
-	static byte[] json(ProblemDetail problem) {
+	/**
+	 * Return a problem as JSON, its members in the order RFC 9457 lists them.
+	 * @param problem the problem
+	 * @return the JSON body
+	 */
+	public static byte[] json(ProblemDetail problem) {
 		StringBuilder json = new StringBuilder(256);
-		json.append("{\"type\":").append(CanonicalJson.quote(problem.getType().toString()));
+		URI type = problem.getType();
+		json.append("{\"type\":").append(CanonicalJson.quote((type != null) ? type.toString() : "about:blank"));
 		if (problem.getTitle() != null) {
 			json.append(",\"title\":").append(CanonicalJson.quote(problem.getTitle()));
 		}

@@ -1,0 +1,126 @@
+package io.github.idempotency.web.reactive;
+
+import java.net.URI;
+import java.util.Map;
+
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import io.github.idempotency.annotation.Idempotent;
+import io.github.idempotency.web.servlet.WebTestApplication.Gate;
+
+/**
+ * The endpoints of the Spring MVC test application on Spring WebFlux: each execution is a row in
+ * {@code effect}, written off the event loop, so that tests count effects in the database.
+ */
+@SpringBootApplication
+public class ReactiveWebTestApplication {
+
+	@Bean
+	Gate gate() {
+		return new Gate();
+	}
+
+	@RestController
+	static class EffectController {
+
+		private final JdbcTemplate jdbc;
+
+		private final Gate gate;
+
+		EffectController(JdbcTemplate jdbc, Gate gate) {
+			this.jdbc = jdbc;
+			this.gate = gate;
+		}
+
+		@Idempotent
+		@PostMapping("/effects")
+		Mono<ResponseEntity<Map<String, Object>>> create(@RequestBody Map<String, Object> body) {
+			return ReactiveIdempotencyContext.require().flatMap((context) -> blocking(() -> {
+				this.gate.pass();
+				if (this.gate.shouldFail()) {
+					throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "try again");
+				}
+				long id = record("effects", String.valueOf(body.get("value")));
+				return ResponseEntity.created(URI.create("/effects/" + id))
+					.header("Set-Cookie", "session=secret")
+					.header("X-Request-Trace", "trace-" + id)
+					.body(Map.<String, Object>of("id", id, "value", String.valueOf(body.get("value")), "token",
+							context.fencingToken().toString()));
+			}));
+		}
+
+		@Idempotent(operation = "waiting")
+		@PostMapping("/waiting")
+		Mono<Map<String, Object>> waiting(@RequestBody Map<String, Object> body) {
+			return blocking(() -> {
+				this.gate.pass();
+				if (this.gate.shouldFail()) {
+					throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "try again");
+				}
+				return Map.of("id", record("waiting", String.valueOf(body.get("value"))));
+			});
+		}
+
+		@Idempotent(operation = "refunds")
+		@PostMapping("/refunds/{id}")
+		Mono<Map<String, Object>> refund(@PathVariable long id, @RequestBody Map<String, Object> body,
+				@RequestHeader("Idempotency-Key") String key) {
+			if (((Number) body.getOrDefault("amount", 0)).longValue() <= 0) {
+				return Mono.error(new ResponseStatusException(HttpStatus.BAD_REQUEST, "amount must be positive"));
+			}
+			return blocking(() -> Map.of("refund", record("refunds", "refund " + id)));
+		}
+
+		@Idempotent(operation = "events", key = "'event:' + #eventId")
+		@PostMapping("/events")
+		Mono<Map<String, Object>> event(@RequestHeader("X-Event-Id") String eventId, @RequestBody String payload) {
+			return blocking(() -> Map.of("handled", record("events", eventId)));
+		}
+
+		@Idempotent(operation = "optional", required = false)
+		@PostMapping("/optional")
+		Mono<Map<String, Object>> optional() {
+			return blocking(() -> Map.of("effect", record("optional", "optional")));
+		}
+
+		@Idempotent(operation = "sent-errors")
+		@PostMapping("/sent-errors")
+		Mono<ResponseEntity<Void>> sentError() {
+			return blocking(() -> {
+				record("sent-errors", "x");
+				return ResponseEntity.notFound().build();
+			});
+		}
+
+		@Idempotent(operation = "lines")
+		@PostMapping("/lines")
+		Flux<String> lines(@RequestBody Map<String, Object> body) {
+			return blocking(() -> record("lines", String.valueOf(body.get("value"))))
+				.flatMapMany((id) -> Flux.just("line-1 of " + id, "line-2 of " + id));
+		}
+
+		private long record(String endpoint, String detail) {
+			return this.jdbc.queryForObject("INSERT INTO effect (endpoint, detail) VALUES (?, ?) RETURNING id",
+					Long.class, endpoint, detail);
+		}
+
+		private static <T> Mono<T> blocking(java.util.concurrent.Callable<T> work) {
+			return Mono.fromCallable(work).subscribeOn(Schedulers.boundedElastic());
+		}
+
+	}
+
+}

@@ -1,0 +1,27 @@
+package io.github.idempotency.web.reactive;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import io.github.idempotency.testsupport.PostgresTestDatabase;
+import io.github.idempotency.web.HttpContractTests;
+import io.github.idempotency.web.servlet.WebTestSupport;
+
+/**
+ * The HTTP contract on Spring WebFlux (Reactor Netty), with records in PostgreSQL.
+ */
+@SpringBootTest(classes = ReactiveWebTestApplication.class,
+		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "spring.main.web-application-type=reactive", "idempotency.stored-headers=X-Request-Trace",
+				"idempotency.max-body-size=2KB" })
+class WebFluxHttpContractTests extends HttpContractTests {
+
+	static final PostgresTestDatabase database = PostgresTestDatabase.create("webfluxcontract");
+
+	@DynamicPropertySource
+	static void database(DynamicPropertyRegistry registry) {
+		WebTestSupport.register(registry, database);
+	}
+
+}

@@ -1,0 +1,90 @@
+package io.github.idempotency.web.reactive;
+
+import java.net.URI;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.reactive.DispatcherHandler;
+import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
+
+import io.github.idempotency.IdempotencyProblemCustomizer;
+import io.github.idempotency.OutcomeClassifier;
+import io.github.idempotency.engine.IdempotencyAutoConfiguration;
+import io.github.idempotency.engine.IdempotentAttributeSource;
+import io.github.idempotency.engine.IdempotentInvocation;
+import io.github.idempotency.engine.KeyExpressionEvaluator;
+import io.github.idempotency.engine.OperationPolicies;
+import io.github.idempotency.web.HttpProblems;
+import io.github.idempotency.web.IdempotencyWebProperties;
+import io.github.idempotency.web.StoredHeaderPolicy;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} of the HTTP contract for {@code @Idempotent}
+ * Spring WebFlux handler methods: key header, replays, problems and response capture, with the
+ * store called on bounded threads off the event loop.
+ */
+@AutoConfiguration(after = IdempotencyAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+@ConditionalOnClass(DispatcherHandler.class)
+@ConditionalOnBean(IdempotentInvocation.class)
+@EnableConfigurationProperties({ IdempotencyWebProperties.class, IdempotencyWebFluxProperties.class })
+public final class IdempotencyWebFluxAutoConfiguration {
+
+	@Bean(destroyMethod = "close")
+	StoreScheduler idempotencyStoreScheduler(IdempotencyWebFluxProperties properties) {
+		return new StoreScheduler(properties.getStoreThreads(), properties.getMaxPending());
+	}
+
+	@Bean
+	StoredHeaderPolicy idempotencyStoredHeaderPolicy(IdempotencyWebProperties properties) {
+		return new StoredHeaderPolicy(properties.getStoredHeaders());
+	}
+
+	@Bean
+	HttpProblems idempotencyHttpProblems(IdempotencyWebProperties properties,
+			ObjectProvider<IdempotencyProblemCustomizer> customizers) {
+		URI documentation = properties.getDocumentationUri();
+		String link = (documentation != null) ? "<" + documentation + ">; rel=\"describedby\"" : null;
+		return new HttpProblems(link, customizers.orderedStream().toList());
+	}
+
+	@Bean
+	ReactiveWebIdempotencyHandler reactiveWebIdempotencyHandler(IdempotentInvocation invocation,
+			KeyExpressionEvaluator keyEvaluator, IdempotencyWebProperties properties, HttpProblems problems,
+			StoreScheduler store) {
+		return new ReactiveWebIdempotencyHandler(invocation, keyEvaluator, properties.getKeyHeader(), problems, store);
+	}
+
+	@Bean
+	ReactiveExecutionFinisher reactiveExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy,
+			HttpProblems problems, StoreScheduler store) {
+		return new ReactiveExecutionFinisher(classifier, headerPolicy, problems, store);
+	}
+
+	@Bean
+	ReactiveIdempotencyFilter reactiveIdempotencyFilter(ObjectProvider<RequestMappingHandlerMapping> mappings,
+			IdempotentAttributeSource attributeSource, ReactiveExecutionFinisher finisher, StoreScheduler store,
+			IdempotencyWebProperties properties) {
+		return new ReactiveIdempotencyFilter(() -> mappings.orderedStream().toList(), attributeSource, finisher, store,
+				(int) Math.min(Integer.MAX_VALUE, properties.getMaxBodySize().toBytes()));
+	}
+
+	@Bean
+	ReactiveHandlerMethodOperationNames idempotencyReactiveHandlerMethodOperationNames(
+			ObjectProvider<RequestMappingHandlerMapping> handlerMappings, IdempotentAttributeSource attributeSource) {
+		return new ReactiveHandlerMethodOperationNames(handlerMappings, attributeSource);
+	}
+
+	@Bean
+	WebFluxHandlersCheck idempotencyWebFluxHandlersCheck(ReactiveHandlerMethodOperationNames names,
+			OperationPolicies policies) {
+		return new WebFluxHandlersCheck(names, policies);
+	}
+
+}

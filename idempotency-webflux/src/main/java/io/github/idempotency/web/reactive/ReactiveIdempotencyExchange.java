@@ -1,0 +1,188 @@
+package io.github.idempotency.web.reactive;
+
+import java.lang.reflect.Method;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.BridgeMethodResolver;
+import org.springframework.web.server.ServerWebExchange;
+
+import io.github.idempotency.engine.IdempotentAttributes;
+import io.github.idempotency.engine.IdempotentCall;
+import io.github.idempotency.store.FailureTypes;
+import io.github.idempotency.store.StoredResponse;
+
+/**
+ * What one reactive request carries from the web filter, through the handler advice, back to the
+ * filter, which alone finishes it. It decides, once, how a claimed call ends when the request is
+ * cancelled: released if its work never started, left to its lease if it may have.
+ */
+final class ReactiveIdempotencyExchange {
+
+	static final String ATTRIBUTE = ReactiveIdempotencyExchange.class.getName();
+
+	private final ServerWebExchange exchange;
+
+	private final BufferedRequest request;
+
+	private final CapturingResponse response;
+
+	private final Method handlerMethod;
+
+	private final IdempotentAttributes attributes;
+
+	private final AtomicBoolean invoked = new AtomicBoolean();
+
+	private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.OPEN);
+
+	private final AtomicBoolean settled = new AtomicBoolean();
+
+	private volatile @Nullable IdempotentCall call;
+
+	private volatile @Nullable StoredResponse replay;
+
+	private volatile @Nullable StoredResponse refusal;
+
+	private volatile @Nullable Throwable failure;
+
+	ReactiveIdempotencyExchange(ServerWebExchange exchange, BufferedRequest request, CapturingResponse response,
+			Method handlerMethod, IdempotentAttributes attributes) {
+		this.exchange = exchange;
+		this.request = request;
+		this.response = response;
+		this.handlerMethod = BridgeMethodResolver.findBridgedMethod(handlerMethod);
+		this.attributes = attributes;
+	}
+
+	ServerWebExchange exchange() {
+		return this.exchange;
+	}
+
+	BufferedRequest request() {
+		return this.request;
+	}
+
+	CapturingResponse response() {
+		return this.response;
+	}
+
+	IdempotentAttributes attributes() {
+		return this.attributes;
+	}
+
+	/**
+	 * Take the call of a method as this request's handler call, if it is the first call of the
+	 * handler method the request was mapped to.
+	 * @param method the called method
+	 * @return whether it is
+	 */
+	boolean takeHandlerCall(Method method) {
+		return BridgeMethodResolver.findBridgedMethod(method).equals(this.handlerMethod)
+				&& this.invoked.compareAndSet(false, true);
+	}
+
+	/**
+	 * Note that this request's call is claimed. If the request was cancelled meanwhile, its key is
+	 * released, as its work never started.
+	 * @param call the claimed call
+	 * @return whether the work may start
+	 */
+	boolean claimed(IdempotentCall call) {
+		this.call = call;
+		if (this.phase.get() == Phase.CANCELLED) {
+			if (takeSettlement()) {
+				call.release(FailureTypes.of(new RequestCancelledException()));
+			}
+			return false;
+		}
+		return true;
+	}
+
+	/**
+	 * Start the work of the claimed call, unless the request was cancelled first.
+	 * @return whether the work starts
+	 */
+	boolean startWork() {
+		return this.phase.compareAndSet(Phase.OPEN, Phase.WORKING);
+	}
+
+	/**
+	 * The request was cancelled (its client went away, or a timeout upstream): a claimed call
+	 * whose work never started is released; one whose work may have started is left to its lease,
+	 * and a retry takes it over once the lease runs out.
+	 * @param store the threads that release a key, off the event loop
+	 */
+	void cancel(StoreScheduler store) {
+		if (this.phase.compareAndSet(Phase.OPEN, Phase.CANCELLED)) {
+			IdempotentCall claimed = this.call;
+			if (claimed != null && takeSettlement()) {
+				store.settle(() -> {
+					claimed.release(FailureTypes.of(new RequestCancelledException()));
+					return true;
+				}).subscribe();
+			}
+			return;
+		}
+		IdempotentCall claimed = this.call;
+		if (this.phase.get() == Phase.WORKING && claimed != null && takeSettlement()) {
+			claimed.abandon();
+		}
+	}
+
+	/**
+	 * Take the one settlement of the claimed call: store, release or abandon.
+	 * @return {@code false} if it was taken already
+	 */
+	boolean takeSettlement() {
+		return this.settled.compareAndSet(false, true);
+	}
+
+	@Nullable IdempotentCall call() {
+		return this.call;
+	}
+
+	void replay(StoredResponse stored) {
+		this.replay = stored;
+	}
+
+	@Nullable StoredResponse replay() {
+		return this.replay;
+	}
+
+	void refuse(StoredResponse problem) {
+		this.refusal = problem;
+	}
+
+	@Nullable StoredResponse refusal() {
+		return this.refusal;
+	}
+
+	void recordFailure(Throwable failure) {
+		if (this.failure == null) {
+			this.failure = failure;
+		}
+	}
+
+	@Nullable Throwable failure() {
+		return this.failure;
+	}
+
+	private enum Phase {
+
+		OPEN, WORKING, CANCELLED
+
+	}
+
+	/**
+	 * Names the cause of a key released because its request was cancelled before its work started.
+	 */
+	static final class RequestCancelledException extends RuntimeException {
+
+		RequestCancelledException() {
+			super("The request was cancelled before its work started", null, false, false);
+		}
+
+	}
+
+}

@@ -1,0 +1,159 @@
+package io.github.idempotency.web.reactive;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
+
+import io.github.idempotency.RequestBodyTooLargeException;
+import io.github.idempotency.engine.IdempotentAttributeSource;
+import io.github.idempotency.engine.IdempotentAttributes;
+
+/**
+ * Wraps every request mapped to an {@code @Idempotent} handler method, as the innermost web
+ * filter: reads its body whole for the fingerprint (413 above the limit, before anything is
+ * stored), captures what the handler chain writes, and hands the exchange to the finisher once
+ * the chain completes, fails or is cancelled.
+ */
+final class ReactiveIdempotencyFilter implements WebFilter, Ordered {
+
+	private final Supplier<List<RequestMappingHandlerMapping>> mappings;
+
+	private final IdempotentAttributeSource attributeSource;
+
+	private final ReactiveExecutionFinisher finisher;
+
+	private final StoreScheduler store;
+
+	private final int maxBodySize;
+
+	private volatile Set<HttpMethod> guardedMethods;
+
+	ReactiveIdempotencyFilter(Supplier<List<RequestMappingHandlerMapping>> mappings,
+			IdempotentAttributeSource attributeSource, ReactiveExecutionFinisher finisher, StoreScheduler store,
+			int maxBodySize) {
+		this.mappings = mappings;
+		this.attributeSource = attributeSource;
+		this.finisher = finisher;
+		this.store = store;
+		this.maxBodySize = maxBodySize;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		if (!guardedMethods().contains(exchange.getRequest().getMethod())) {
+			return chain.filter(exchange);
+		}
+		return guardedHandler(exchange).map(Optional::of)
+			.defaultIfEmpty(Optional.empty())
+			.flatMap((found) -> found.isPresent() ? guard(exchange, chain, found.get()) : chain.filter(exchange));
+	}
+
+	private Set<HttpMethod> guardedMethods() {
+		Set<HttpMethod> methods = this.guardedMethods;
+		if (methods == null) {
+			methods = findGuardedMethods();
+			this.guardedMethods = methods;
+		}
+		return methods;
+	}
+
+	/**
+	 * Return the HTTP methods of the {@code @Idempotent} handlers, so that other requests (every
+	 * GET, usually) pass without a second handler lookup.
+	 */
+	private Set<HttpMethod> findGuardedMethods() {
+		Set<HttpMethod> methods = new HashSet<>();
+		for (RequestMappingHandlerMapping mapping : this.mappings.get()) {
+			mapping.getHandlerMethods().forEach((info, handler) -> {
+				if (this.attributeSource.find(handler.getMethod(), handler.getBeanType()) == null) {
+					return;
+				}
+				Set<RequestMethod> declared = info.getMethodsCondition().getMethods();
+				if (declared.isEmpty()) {
+					methods.addAll(List.of(HttpMethod.values()));
+				}
+				declared.forEach((method) -> methods.add(method.asHttpMethod()));
+			});
+		}
+		return Set.copyOf(methods);
+	}
+
+	private Mono<Guarded> guardedHandler(ServerWebExchange exchange) {
+		return Flux.fromIterable(this.mappings.get())
+			.concatMap((mapping) -> mapping.getHandler(exchange))
+			.next()
+			.filter(HandlerMethod.class::isInstance)
+			.cast(HandlerMethod.class)
+			.flatMap((handler) -> Mono
+				.justOrEmpty(this.attributeSource.find(handler.getMethod(), handler.getBeanType()))
+				.map((attributes) -> new Guarded(handler, attributes)));
+	}
+
+	private Mono<Void> guard(ServerWebExchange exchange, WebFilterChain chain, Guarded guarded) {
+		ServerHttpRequest request = exchange.getRequest();
+		return DataBufferUtils.join(request.getBody(), this.maxBodySize)
+			.map(ReactiveIdempotencyFilter::bytes)
+			.defaultIfEmpty(new byte[0])
+			.map(Optional::of)
+			.onErrorResume(DataBufferLimitException.class, (ex) -> Mono.just(Optional.empty()))
+			.flatMap((body) -> body.isPresent() ? run(exchange, chain, guarded, body.get())
+					: this.finisher.refuse(exchange, new RequestBodyTooLargeException("The request body is larger "
+							+ "than the " + this.maxBodySize + " bytes an idempotent request may have.")));
+	}
+
+	private Mono<Void> run(ServerWebExchange exchange, WebFilterChain chain, Guarded guarded, byte[] body) {
+		BufferedRequest request = new BufferedRequest(exchange.getRequest(), body,
+				exchange.getResponse().bufferFactory());
+		CapturingResponse response = new CapturingResponse(exchange.getResponse());
+		ServerWebExchange captured = exchange.mutate().request(request).response(response).build();
+		ReactiveIdempotencyExchange state = new ReactiveIdempotencyExchange(captured, request, response,
+				guarded.handler().getMethod(), guarded.attributes());
+		return chain.filter(captured)
+			.contextWrite(Context.of(ReactiveIdempotencyExchange.ATTRIBUTE, state))
+			.then(Mono.defer(() -> this.finisher.finish(state)))
+			.onErrorResume((ex) -> this.finisher.finishFailed(state, ex))
+			.doOnCancel(() -> state.cancel(this.store));
+	}
+
+	private static byte[] bytes(DataBuffer buffer) {
+		try {
+			byte[] bytes = new byte[buffer.readableByteCount()];
+			buffer.read(bytes);
+			return bytes;
+		}
+		finally {
+			DataBufferUtils.release(buffer);
+		}
+	}
+
+	/**
+	 * Innermost, so that what the handler chain writes is stored as it is, and a replay leaves
+	 * through the same filters (security, logging, compression) as the first answer did.
+	 */
+	@Override
+	public int getOrder() {
+		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+	private record Guarded(HandlerMethod handler, IdempotentAttributes attributes) {
+	}
+
+}
