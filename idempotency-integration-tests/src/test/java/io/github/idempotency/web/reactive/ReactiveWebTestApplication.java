@@ -1,10 +1,16 @@
 package io.github.idempotency.web.reactive;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -14,11 +20,18 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Schedulers;
 
+import io.github.idempotency.IdempotencyListener;
+import io.github.idempotency.Outcome;
 import io.github.idempotency.annotation.Idempotent;
+import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.web.servlet.WebTestApplication.Gate;
 
 /**
@@ -33,12 +46,83 @@ public class ReactiveWebTestApplication {
 		return new Gate();
 	}
 
+	@Bean
+	Outcomes outcomes() {
+		return new Outcomes();
+	}
+
+	@Bean
+	static BeanPostProcessor heldClaimStore() {
+		return new BeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				return (bean instanceof IdempotencyStore store && !(bean instanceof HeldClaimStore))
+						? new HeldClaimStore(store) : bean;
+			}
+
+		};
+	}
+
+	@Bean
+	Cancellations cancellations() {
+		return new Cancellations();
+	}
+
+	/**
+	 * Counts requests cancelled by their client, as the outermost web filter sees them once the
+	 * cancellation has gone through the whole chain.
+	 */
+	static class Cancellations implements WebFilter, Ordered {
+
+		private final AtomicInteger cancelled = new AtomicInteger();
+
+		@Override
+		public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+			return chain.filter(exchange).doFinally((signal) -> {
+				if (signal == SignalType.CANCEL) {
+					this.cancelled.incrementAndGet();
+				}
+			});
+		}
+
+		int cancelled() {
+			return this.cancelled.get();
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.HIGHEST_PRECEDENCE;
+		}
+
+	}
+
+	/**
+	 * Records how each call ended, by operation.
+	 */
+	static class Outcomes implements IdempotencyListener {
+
+		private final Queue<String> ended = new ConcurrentLinkedQueue<>();
+
+		@Override
+		public void onOutcome(String operation, Outcome outcome) {
+			this.ended.add(operation + ":" + outcome);
+		}
+
+		boolean contains(String operation, Outcome outcome) {
+			return this.ended.contains(operation + ":" + outcome);
+		}
+
+	}
+
 	@RestController
-	static class EffectController {
+	public static class EffectController {
 
 		private final JdbcTemplate jdbc;
 
 		private final Gate gate;
+
+		private final AtomicInteger slowStarted = new AtomicInteger();
 
 		EffectController(JdbcTemplate jdbc, Gate gate) {
 			this.jdbc = jdbc;
@@ -110,6 +194,34 @@ public class ReactiveWebTestApplication {
 		Flux<String> lines(@RequestBody Map<String, Object> body) {
 			return blocking(() -> record("lines", String.valueOf(body.get("value"))))
 				.flatMapMany((id) -> Flux.just("line-1 of " + id, "line-2 of " + id));
+		}
+
+		@Idempotent(operation = "slow")
+		@PostMapping("/slow")
+		Mono<Map<String, Object>> slow(@RequestBody Map<String, Object> body,
+				@RequestHeader(name = "X-Delay-Millis", defaultValue = "0") long delay) {
+			return Mono.defer(() -> {
+				this.slowStarted.incrementAndGet();
+				return Mono.delay(Duration.ofMillis(delay));
+			}).then(blocking(() -> Map.of("id", record("slow", String.valueOf(body.get("value"))))));
+		}
+
+		int slowStarted() {
+			return this.slowStarted.get();
+		}
+
+		@Idempotent(operation = "event-loop")
+		@PostMapping("/event-loop")
+		Mono<String> blocksANonBlockingThread() {
+			return Mono.just("slept").publishOn(Schedulers.parallel()).map((value) -> {
+				try {
+					Thread.sleep(1);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				return value;
+			});
 		}
 
 		private long record(String endpoint, String detail) {

@@ -17,6 +17,10 @@ import io.github.idempotency.web.servlet.WebTestSupport;
 				"idempotency.max-body-size=2KB" })
 class WebFluxHttpContractTests extends HttpContractTests {
 
+	static {
+		ReactiveTests.installBlockHound();
+	}
+
 	static final PostgresTestDatabase database = PostgresTestDatabase.create("webfluxcontract");
 
 	@DynamicPropertySource

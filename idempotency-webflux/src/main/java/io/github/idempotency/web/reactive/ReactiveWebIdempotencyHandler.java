@@ -17,6 +17,7 @@ import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.util.pattern.PathPattern;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import io.github.idempotency.FingerprintRequest;
 import io.github.idempotency.IdempotencyContext;
@@ -86,7 +87,10 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 				.onErrorResume(RejectedExecutionException.class, (ex) -> {
 					exchange.refuse(this.problems.response(new IdempotencyStoreUnavailableException(ex), path(exchange)));
 					return Mono.just(Mono.empty());
-				}));
+				}))
+				// The handler's publisher runs on a thread that must not block, as on the event loop,
+				// and leaves the store's thread to the next claim.
+				.publishOn(Schedulers.parallel());
 		});
 		if (Flux.class.isAssignableFrom(attributes.method().getReturnType())) {
 			return decided.flatMapMany((publisher) -> publisher);

@@ -1,0 +1,31 @@
+package io.github.idempotency.web.reactive;
+
+import reactor.blockhound.BlockHound;
+
+/**
+ * What every WebFlux test shares: BlockHound, installed once per JVM, which fails any blocking
+ * call on a thread that must not block, such as Reactor Netty's event loop or Reactor's parallel
+ * threads.
+ */
+final class ReactiveTests {
+
+	static {
+		// Jackson takes a lock while it builds a deserializer for a type it has not read before: a
+		// wait of a first request's microseconds, which BlockHound would otherwise report.
+		BlockHound.install((builder) -> builder
+			.allowBlockingCallsInside("tools.jackson.databind.deser.DeserializerCache",
+					"_createAndCacheValueDeserializer")
+			.allowBlockingCallsInside("tools.jackson.databind.ser.SerializerCache", "_makeAndStoreValueSerializer"));
+	}
+
+	private ReactiveTests() {
+	}
+
+	/**
+	 * Make sure BlockHound is installed.
+	 */
+	static void installBlockHound() {
+		// The static initializer installs it.
+	}
+
+}
