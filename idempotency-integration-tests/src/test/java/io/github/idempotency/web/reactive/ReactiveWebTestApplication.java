@@ -31,7 +31,7 @@ import reactor.core.scheduler.Schedulers;
 import io.github.idempotency.IdempotencyListener;
 import io.github.idempotency.Outcome;
 import io.github.idempotency.annotation.Idempotent;
-import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.jdbc.JdbcIdempotencyStore;
 import io.github.idempotency.web.servlet.WebTestApplication.Gate;
 
 /**
@@ -57,8 +57,7 @@ public class ReactiveWebTestApplication {
 
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
-				return (bean instanceof IdempotencyStore store && !(bean instanceof HeldClaimStore))
-						? new HeldClaimStore(store) : bean;
+				return (bean instanceof JdbcIdempotencyStore store) ? new HeldClaimStore(store) : bean;
 			}
 
 		};
