@@ -34,6 +34,7 @@ class PublishedJarsIT {
 			Map.entry("idempotency-core", "io.github.idempotency.core"),
 			Map.entry("idempotency-engine", "io.github.idempotency.engine"),
 			Map.entry("idempotency-webmvc", "io.github.idempotency.webmvc"),
+			Map.entry("idempotency-webflux", "io.github.idempotency.webflux"),
 			Map.entry("idempotency-jdbc", "io.github.idempotency.jdbc"),
 			Map.entry("idempotency-redis", "io.github.idempotency.redis"),
 			Map.entry("idempotency-kafka", "io.github.idempotency.kafka"),

@@ -13,6 +13,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.method.configuration.EnableReactiveMethodSecurity;
 import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.core.userdetails.MapReactiveUserDetailsService;
@@ -30,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * With Spring Security on WebFlux, records are bound to the authenticated principal of the
  * reactive security context as well as the tenant: the same key from two users of one tenant is
- * two unrelated requests, never a replay of the other's.
+ * two unrelated requests, never a replay of the other's; and method security decides before
+ * anything is claimed.
  */
 @SpringBootTest(classes = { ReactiveWebTestApplication.class, ReactivePrincipalScopeTests.Security.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -97,8 +99,26 @@ class ReactivePrincipalScopeTests {
 			.send();
 	}
 
+	@Test
+	void aCallRefusedByMethodSecurityClaimsNothing() {
+		String value = UUID.randomUUID().toString();
+		String credentials = Base64.getEncoder().encodeToString("alice:secret".getBytes(StandardCharsets.UTF_8));
+		HttpResponse<byte[]> response = new Http(this.port).post("/admin-refunds")
+			.header("Authorization", "Basic " + credentials)
+			.key("k-" + value)
+			.tenant("acme")
+			.json("{\"value\":\"" + value + "\"}")
+			.send();
+		assertThat(response.statusCode()).isEqualTo(403);
+		assertThat(this.jdbc.queryForObject("SELECT count(*) FROM idempotency_record WHERE idempotency_key = ?",
+				Long.class, "k-" + value)).isZero();
+		assertThat(this.jdbc.queryForObject("SELECT count(*) FROM effect WHERE endpoint = 'admin-refunds'",
+				Long.class)).isZero();
+	}
+
 	@TestConfiguration(proxyBeanMethods = false)
 	@EnableWebFluxSecurity
+	@EnableReactiveMethodSecurity
 	static class Security {
 
 		@Bean

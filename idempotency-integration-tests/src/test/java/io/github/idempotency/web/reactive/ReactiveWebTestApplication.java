@@ -14,6 +14,7 @@ import org.springframework.core.Ordered;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -207,6 +208,13 @@ public class ReactiveWebTestApplication {
 
 		int slowStarted() {
 			return this.slowStarted.get();
+		}
+
+		@Idempotent(operation = "admin-refunds")
+		@PreAuthorize("hasRole('ADMIN')")
+		@PostMapping("/admin-refunds")
+		Mono<Map<String, Object>> adminRefund(@RequestBody Map<String, Object> body) {
+			return blocking(() -> Map.of("refund", record("admin-refunds", String.valueOf(body.get("value")))));
 		}
 
 		@Idempotent(operation = "event-loop")
