@@ -1,5 +1,9 @@
 package io.github.idempotency;
 
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
 /**
  * Validation of idempotency keys as they arrive in a header (SPEC 4) or from a key expression.
  */
@@ -53,6 +57,24 @@ public final class IdempotencyKeys {
 		}
 		return "sha256:" + KeyHashes.sha256Hex(derived);
 	}
+
+	/**
+	 * Parse the values of a key header, which a request must send at most once.
+	 * @param values the values of the header, in the order sent, or {@code null}
+	 * @param header the header's name, for the refusal
+	 * @return the key, or {@code null} if the header was not sent
+	 * @throws InvalidIdempotencyKeyException if the header was sent more than once or is malformed
+	 */
+	public static @Nullable String parseHeaderValues(@Nullable List<String> values, String header) {
+		if (values == null || values.isEmpty()) {
+			return null;
+		}
+		if (values.size() > 1) {
+			throw new InvalidIdempotencyKeyException("The " + header + " header must be sent only once.");
+		}
+		return parseHeader(values.get(0));
+	}
+
 
 	private static String unquote(String raw) {
 		if (raw.length() < 2 || raw.charAt(raw.length() - 1) != '"') {

@@ -28,6 +28,12 @@ public final class HttpProblems {
 	 */
 	public static final String PROBLEM_JSON = "application/problem+json";
 
+	/**
+	 * What a caller that reused a key is told.
+	 */
+	public static final String MISMATCH_DETAIL = "This idempotency key was already used for a different request; use a "
+			+ "new key for a new request.";
+
 	private final @Nullable String describedBy;
 
 	private final List<IdempotencyProblemCustomizer> customizers;
@@ -41,6 +47,29 @@ public final class HttpProblems {
 	public HttpProblems(@Nullable String describedBy, List<IdempotencyProblemCustomizer> customizers) {
 		this.describedBy = describedBy;
 		this.customizers = List.copyOf(customizers);
+	}
+
+	/**
+	 * Create the problem writer of the application's web properties.
+	 * @param properties the properties
+	 * @param customizers the application's customizers, in order
+	 * @return the problem writer
+	 */
+	public static HttpProblems of(IdempotencyWebProperties properties, List<IdempotencyProblemCustomizer> customizers) {
+		URI documentation = properties.getDocumentationUri();
+		return new HttpProblems((documentation != null) ? "<" + documentation + ">; rel=\"describedby\"" : null,
+				customizers);
+	}
+
+	/**
+	 * Return what a caller without a key is told.
+	 * @param keyHeader the key header
+	 * @param derived whether the operation derives its key from the request instead
+	 * @return the detail of the problem
+	 */
+	public static String missingKeyDetail(String keyHeader, boolean derived) {
+		return derived ? "This operation derives its idempotency key from the request, and this request yields none."
+				: "This operation requires an " + keyHeader + " header.";
 	}
 
 	/**

@@ -1,7 +1,5 @@
 package io.github.idempotency.web.reactive;
 
-import java.net.URI;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -49,9 +47,7 @@ public final class IdempotencyWebFluxAutoConfiguration {
 	@Bean
 	HttpProblems idempotencyHttpProblems(IdempotencyWebProperties properties,
 			ObjectProvider<IdempotencyProblemCustomizer> customizers) {
-		URI documentation = properties.getDocumentationUri();
-		String link = (documentation != null) ? "<" + documentation + ">; rel=\"describedby\"" : null;
-		return new HttpProblems(link, customizers.orderedStream().toList());
+		return HttpProblems.of(properties, customizers.orderedStream().toList());
 	}
 
 	@Bean

@@ -2,7 +2,6 @@ package io.github.idempotency.web.reactive;
 
 import java.lang.reflect.UndeclaredThrowableException;
 import java.security.Principal;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -24,7 +23,6 @@ import io.github.idempotency.IdempotencyContext;
 import io.github.idempotency.IdempotencyException;
 import io.github.idempotency.IdempotencyKeys;
 import io.github.idempotency.IdempotencyStoreUnavailableException;
-import io.github.idempotency.InvalidIdempotencyKeyException;
 import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.engine.CallAdapter;
 import io.github.idempotency.engine.IdempotentAttributes;
@@ -170,14 +168,7 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 				return (derived != null) ? IdempotencyKeys.fromDerivedValue(derived) : null;
 			}
 			String header = ReactiveWebIdempotencyHandler.this.keyHeader;
-			List<String> values = this.exchange.request().getHeaders().get(header);
-			if (values == null || values.isEmpty()) {
-				return null;
-			}
-			if (values.size() > 1) {
-				throw new InvalidIdempotencyKeyException("The " + header + " header must be sent only once.");
-			}
-			return IdempotencyKeys.parseHeader(values.get(0));
+			return IdempotencyKeys.parseHeaderValues(this.exchange.request().getHeaders().get(header), header);
 		}
 
 		@Override
@@ -264,14 +255,13 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 
 		@Override
 		public String missingKeyDetail() {
-			return (this.attributes.keyExpression() != null)
-					? "This operation derives its idempotency key from the request, and this request yields none."
-					: "This operation requires an " + ReactiveWebIdempotencyHandler.this.keyHeader + " header.";
+			return HttpProblems.missingKeyDetail(ReactiveWebIdempotencyHandler.this.keyHeader,
+					this.attributes.keyExpression() != null);
 		}
 
 		@Override
 		public String mismatchDetail() {
-			return "This idempotency key was already used for a different request; use a new key for a new request.";
+			return HttpProblems.MISMATCH_DETAIL;
 		}
 
 	}

@@ -1,7 +1,5 @@
 package io.github.idempotency.web.servlet;
 
-import java.net.URI;
-
 import io.github.idempotency.web.IdempotencyWebProperties;
 import io.github.idempotency.web.StoredHeaderPolicy;
 import io.github.idempotency.web.HttpProblems;
@@ -60,9 +58,7 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	@Bean
 	HttpProblems idempotencyHttpProblems(IdempotencyWebProperties properties,
 			ObjectProvider<IdempotencyProblemCustomizer> customizers) {
-		URI documentation = properties.getDocumentationUri();
-		String link = (documentation != null) ? "<" + documentation + ">; rel=\"describedby\"" : null;
-		return new HttpProblems(link, customizers.orderedStream().toList());
+		return HttpProblems.of(properties, customizers.orderedStream().toList());
 	}
 
 	@Bean

@@ -1,5 +1,6 @@
 package io.github.idempotency.web.servlet;
 
+import java.util.Collections;
 import java.util.Enumeration;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -23,7 +24,6 @@ import io.github.idempotency.engine.CallAdapter;
 import io.github.idempotency.IdempotencyKeys;
 import io.github.idempotency.engine.IdempotentCall;
 import io.github.idempotency.engine.IdempotentInvocation;
-import io.github.idempotency.InvalidIdempotencyKeyException;
 import io.github.idempotency.engine.OperationPolicy;
 import io.github.idempotency.engine.SequenceNumber;
 import io.github.idempotency.engine.IdempotentAttributes;
@@ -131,14 +131,7 @@ class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 			}
 			String header = WebIdempotencyHandler.this.keyHeader;
 			Enumeration<String> values = this.exchange.request().getHeaders(header);
-			if (values == null || !values.hasMoreElements()) {
-				return null;
-			}
-			String raw = values.nextElement();
-			if (values.hasMoreElements()) {
-				throw new InvalidIdempotencyKeyException("The " + header + " header must be sent only once.");
-			}
-			return IdempotencyKeys.parseHeader(raw);
+			return IdempotencyKeys.parseHeaderValues((values != null) ? Collections.list(values) : null, header);
 		}
 
 		@Override
@@ -225,14 +218,13 @@ class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 
 		@Override
 		public String missingKeyDetail() {
-			return (this.attributes.keyExpression() != null)
-					? "This operation derives its idempotency key from the request, and this request yields none."
-					: "This operation requires an " + WebIdempotencyHandler.this.keyHeader + " header.";
+			return HttpProblems.missingKeyDetail(WebIdempotencyHandler.this.keyHeader,
+					this.attributes.keyExpression() != null);
 		}
 
 		@Override
 		public String mismatchDetail() {
-			return "This idempotency key was already used for a different request; use a new key for a new request.";
+			return HttpProblems.MISMATCH_DETAIL;
 		}
 
 	}
