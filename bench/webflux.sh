@@ -134,4 +134,6 @@ for scenario in ["baseline", "leased", "redis", "replay-leased", "replay-redis"]
 table = "\n".join(lines)
 open(sys.argv[2], "w").write(table + "\n")
 print(table)
+if any(r["socket_errors"] + r["status_errors"] for r in rows):
+    sys.exit("Some requests failed: the ratios compare nothing")
 PY

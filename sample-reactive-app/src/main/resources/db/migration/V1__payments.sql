@@ -3,5 +3,5 @@ CREATE TABLE payment (
     customer_id VARCHAR(64) NOT NULL,
     amount      BIGINT NOT NULL,
     currency    VARCHAR(3) NOT NULL,
-    token       VARCHAR(36) NOT NULL
+    token       VARCHAR(36)
 );

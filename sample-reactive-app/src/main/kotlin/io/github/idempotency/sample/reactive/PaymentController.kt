@@ -3,7 +3,7 @@ package io.github.idempotency.sample.reactive
 import io.github.idempotency.annotation.Idempotent
 import io.github.idempotency.web.reactive.ReactiveIdempotencyContext
 import java.net.URI
-import kotlinx.coroutines.reactor.awaitSingle
+import kotlinx.coroutines.reactor.awaitSingleOrNull
 import org.springframework.http.ResponseEntity
 import org.springframework.web.bind.annotation.GetMapping
 import org.springframework.web.bind.annotation.PathVariable
@@ -21,8 +21,9 @@ class PaymentController(private val payments: Payments) {
 	@Idempotent
 	@PostMapping("/payments")
 	suspend fun pay(@RequestBody request: PaymentRequest): ResponseEntity<Payment> {
-		val context = ReactiveIdempotencyContext.require().awaitSingle()
-		val payment = payments.take(request, context.fencingToken())
+		// The fencing token of this claim of the key: absent only when idempotency.enabled=false.
+		val context = ReactiveIdempotencyContext.current().awaitSingleOrNull()
+		val payment = payments.take(request, context?.fencingToken())
 		return ResponseEntity.created(URI.create("/payments/${payment.id}")).body(payment)
 	}
 

@@ -14,7 +14,7 @@ data class PaymentRequest(val customerId: String, val amount: Long, val currency
 /**
  * A payment taken, with the fencing token of the call that took it.
  */
-data class Payment(val id: String, val customerId: String, val amount: Long, val currency: String, val token: String)
+data class Payment(val id: String, val customerId: String, val amount: Long, val currency: String, val token: String?)
 
 /**
  * The payments, in the application's database, written off the event loop.
@@ -22,11 +22,11 @@ data class Payment(val id: String, val customerId: String, val amount: Long, val
 @Repository
 class Payments(private val jdbc: JdbcClient) {
 
-	suspend fun take(request: PaymentRequest, token: UUID): Payment = withContext(Dispatchers.IO) {
+	suspend fun take(request: PaymentRequest, token: UUID?): Payment = withContext(Dispatchers.IO) {
 		val payment = Payment(UUID.randomUUID().toString(), request.customerId, request.amount, request.currency,
-				token.toString())
+				token?.toString())
 		jdbc.sql("INSERT INTO payment (id, customer_id, amount, currency, token) VALUES (?, ?, ?, ?, ?)")
-			.params(payment.id, payment.customerId, payment.amount, payment.currency, payment.token)
+			.params(listOf(payment.id, payment.customerId, payment.amount, payment.currency, payment.token))
 			.update()
 		payment
 	}
