@@ -9,6 +9,7 @@ import org.springframework.web.bind.annotation.GetMapping
 import org.springframework.web.bind.annotation.PathVariable
 import org.springframework.web.bind.annotation.PostMapping
 import org.springframework.web.bind.annotation.RequestBody
+import org.springframework.web.bind.annotation.RequestHeader
 import org.springframework.web.bind.annotation.RestController
 
 /**
@@ -16,14 +17,18 @@ import org.springframework.web.bind.annotation.RestController
  * for byte, and never takes a second payment.
  */
 @RestController
-class PaymentController(private val payments: Payments) {
+class PaymentController(private val payments: Payments, private val crashWindows: CrashWindows) {
 
 	@Idempotent
 	@PostMapping("/payments")
-	suspend fun pay(@RequestBody request: PaymentRequest): ResponseEntity<Payment> {
-		// The fencing token of this claim of the key: absent only when idempotency.enabled=false.
+	suspend fun pay(@RequestBody request: PaymentRequest,
+			@RequestHeader("X-Sample-Hold", required = false) hold: String?): ResponseEntity<Payment> {
+		// The claimed key and its fencing token: absent only when idempotency.enabled=false.
 		val context = ReactiveIdempotencyContext.current().awaitSingleOrNull()
-		val payment = payments.take(request, context?.fencingToken())
+		crashWindows.hold("after-claim", hold)
+		val key = context?.let { "${it.key().tenant()}|${it.key().key()}" }
+		val payment = payments.take(request, context?.fencingToken(), key)
+		crashWindows.hold("after-payment", hold)
 		return ResponseEntity.created(URI.create("/payments/${payment.id}")).body(payment)
 	}
 
