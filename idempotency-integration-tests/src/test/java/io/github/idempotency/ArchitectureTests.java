@@ -86,6 +86,8 @@ class ArchitectureTests {
 			"io.github.idempotency.web.reactive.IdempotencyReactiveTenantAutoConfiguration",
 			// what reactive code reads while an operation runs, from the Reactor context
 			"io.github.idempotency.web.reactive.ReactiveIdempotencyContext",
+			// the filter that guards the routes of functional endpoints, a bean the application uses
+			"io.github.idempotency.web.reactive.IdempotentRoutes",
 			// what the two web entry points share: problems, stored headers, the tenant header
 			"io.github.idempotency.web.HttpProblems", "io.github.idempotency.web.StoredHeaderPolicy",
 			"io.github.idempotency.web.TenantHeader",

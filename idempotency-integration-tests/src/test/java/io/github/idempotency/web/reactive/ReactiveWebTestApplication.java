@@ -20,6 +20,9 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
@@ -45,6 +48,21 @@ public class ReactiveWebTestApplication {
 	@Bean
 	Gate gate() {
 		return new Gate();
+	}
+
+	@Bean
+	RouterFunction<ServerResponse> routedPayments(IdempotentRoutes idempotentRoutes, JdbcTemplate jdbc) {
+		return RouterFunctions.route()
+			.POST("/routed", (request) -> request.bodyToMono(Map.class)
+				.flatMap((body) -> Mono.fromCallable(() -> jdbc.queryForObject(
+						"INSERT INTO effect (endpoint, detail) VALUES ('routed', ?) RETURNING id", Long.class,
+						String.valueOf(body.get("value"))))
+					.subscribeOn(Schedulers.boundedElastic()))
+				.zipWith(ReactiveIdempotencyContext.require())
+				.flatMap((created) -> ServerResponse.created(URI.create("/routed/" + created.getT1()))
+					.bodyValue(Map.of("id", created.getT1(), "token", created.getT2().fencingToken().toString()))))
+			.filter(idempotentRoutes.operation("routed"))
+			.build();
 	}
 
 	@Bean

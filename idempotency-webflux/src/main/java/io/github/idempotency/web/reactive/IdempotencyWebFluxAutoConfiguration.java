@@ -24,8 +24,8 @@ import io.github.idempotency.web.StoredHeaderPolicy;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the HTTP contract for {@code @Idempotent}
- * Spring WebFlux handler methods: key header, replays, problems and response capture, with the
- * store called on bounded threads off the event loop.
+ * Spring WebFlux handler methods and {@link IdempotentRoutes functional routes}: key header, replays,
+ * problems and response capture, with the store called on bounded threads off the event loop.
  */
 @AutoConfiguration(after = IdempotencyAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
@@ -51,10 +51,22 @@ public final class IdempotencyWebFluxAutoConfiguration {
 	}
 
 	@Bean
-	ReactiveWebIdempotencyHandler reactiveWebIdempotencyHandler(IdempotentInvocation invocation,
-			KeyExpressionEvaluator keyEvaluator, IdempotencyWebProperties properties, HttpProblems problems,
+	ReactiveClaims idempotencyReactiveClaims(IdempotentInvocation invocation, HttpProblems problems,
 			StoreScheduler store) {
-		return new ReactiveWebIdempotencyHandler(invocation, keyEvaluator, properties.getKeyHeader(), problems, store);
+		return new ReactiveClaims(invocation, problems, store);
+	}
+
+	@Bean
+	ReactiveWebIdempotencyHandler reactiveWebIdempotencyHandler(ReactiveClaims claims,
+			KeyExpressionEvaluator keyEvaluator, IdempotencyWebProperties properties, HttpProblems problems) {
+		return new ReactiveWebIdempotencyHandler(claims, keyEvaluator, properties.getKeyHeader(), problems);
+	}
+
+	@Bean
+	IdempotentRoutes idempotentRoutes(ReactiveClaims claims, ReactiveExecutionFinisher finisher,
+			OperationPolicies policies, HttpProblems problems, IdempotencyWebProperties properties) {
+		return new IdempotentRoutes(claims, finisher, policies, problems, properties.getKeyHeader(),
+				maxBodySize(properties));
 	}
 
 	@Bean
@@ -68,7 +80,11 @@ public final class IdempotencyWebFluxAutoConfiguration {
 			IdempotentAttributeSource attributeSource, ReactiveExecutionFinisher finisher, StoreScheduler store,
 			IdempotencyWebProperties properties) {
 		return new ReactiveIdempotencyFilter(() -> mappings.orderedStream().toList(), attributeSource, finisher, store,
-				(int) Math.min(Integer.MAX_VALUE, properties.getMaxBodySize().toBytes()));
+				maxBodySize(properties));
+	}
+
+	private static int maxBodySize(IdempotencyWebProperties properties) {
+		return (int) Math.min(Integer.MAX_VALUE, properties.getMaxBodySize().toBytes());
 	}
 
 	@Bean

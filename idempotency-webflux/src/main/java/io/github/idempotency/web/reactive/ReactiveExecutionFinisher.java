@@ -73,7 +73,7 @@ final class ReactiveExecutionFinisher {
 		int status = response.status();
 		byte[] body = response.body();
 		if (status >= 400 && body.length == 0) {
-			body = HttpProblems.statusProblem(status, ReactiveWebIdempotencyHandler.path(exchange));
+			body = HttpProblems.statusProblem(status, exchange.path());
 			response.getHeaders().setContentType(MediaType.parseMediaType(HttpProblems.PROBLEM_JSON));
 		}
 		HttpHeaders headers = response.headers();
@@ -104,7 +104,7 @@ final class ReactiveExecutionFinisher {
 		}
 		exchange.recordFailure(failure);
 		if (failure instanceof ErrorResponse error) {
-			StoredResponse rendered = rendered(error, ReactiveWebIdempotencyHandler.path(exchange));
+			StoredResponse rendered = rendered(error, exchange.path());
 			StoredResponse stored = new StoredResponse(rendered.status(),
 					this.headerPolicy.select(HttpProblems.PROBLEM_JSON, rendered.headers()::get), rendered.body());
 			return settle(exchange, call, stored, rendered, failure);
@@ -165,7 +165,7 @@ final class ReactiveExecutionFinisher {
 		}
 		if (answer instanceof Answer.Refuse refuse) {
 			return response.sendInstead(
-					this.problems.response(refuse.refusal(), ReactiveWebIdempotencyHandler.path(exchange)), Map.of());
+					this.problems.response(refuse.refusal(), exchange.path()), Map.of());
 		}
 		throw new IllegalStateException("A reactive call has no transaction to roll back: " + answer);
 	}

@@ -8,7 +8,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.BridgeMethodResolver;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.github.idempotency.engine.IdempotentAttributes;
 import io.github.idempotency.engine.IdempotentCall;
 import io.github.idempotency.store.FailureTypes;
 import io.github.idempotency.store.StoredResponse;
@@ -28,9 +27,7 @@ final class ReactiveIdempotencyExchange {
 
 	private final CapturingResponse response;
 
-	private final Method handlerMethod;
-
-	private final IdempotentAttributes attributes;
+	private final @Nullable Method handlerMethod;
 
 	private final AtomicBoolean invoked = new AtomicBoolean();
 
@@ -46,13 +43,20 @@ final class ReactiveIdempotencyExchange {
 
 	private volatile @Nullable Throwable failure;
 
+	/**
+	 * Create the state of one request.
+	 * @param exchange the exchange the handler chain sees
+	 * @param request its request, read whole
+	 * @param response its response, captured
+	 * @param handlerMethod the annotated handler method the request is mapped to, or {@code null}
+	 * for a functional route
+	 */
 	ReactiveIdempotencyExchange(ServerWebExchange exchange, BufferedRequest request, CapturingResponse response,
-			Method handlerMethod, IdempotentAttributes attributes) {
+			@Nullable Method handlerMethod) {
 		this.exchange = exchange;
 		this.request = request;
 		this.response = response;
-		this.handlerMethod = BridgeMethodResolver.findBridgedMethod(handlerMethod);
-		this.attributes = attributes;
+		this.handlerMethod = (handlerMethod != null) ? BridgeMethodResolver.findBridgedMethod(handlerMethod) : null;
 	}
 
 	ServerWebExchange exchange() {
@@ -67,8 +71,8 @@ final class ReactiveIdempotencyExchange {
 		return this.response;
 	}
 
-	IdempotentAttributes attributes() {
-		return this.attributes;
+	String path() {
+		return this.request.getURI().getRawPath();
 	}
 
 	/**
@@ -78,7 +82,7 @@ final class ReactiveIdempotencyExchange {
 	 * @return whether it is
 	 */
 	boolean takeHandlerCall(Method method) {
-		return BridgeMethodResolver.findBridgedMethod(method).equals(this.handlerMethod)
+		return this.handlerMethod != null && BridgeMethodResolver.findBridgedMethod(method).equals(this.handlerMethod)
 				&& this.invoked.compareAndSet(false, true);
 	}
 

@@ -125,7 +125,7 @@ final class ReactiveIdempotencyFilter implements WebFilter, Ordered {
 		CapturingResponse response = new CapturingResponse(exchange.getResponse());
 		ServerWebExchange captured = exchange.mutate().request(request).response(response).build();
 		ReactiveIdempotencyExchange state = new ReactiveIdempotencyExchange(captured, request, response,
-				guarded.handler().getMethod(), guarded.attributes());
+				guarded.handler().getMethod());
 		return chain.filter(captured)
 			.contextWrite(Context.of(ReactiveIdempotencyExchange.ATTRIBUTE, state))
 			.then(Mono.defer(() -> this.finisher.finish(state)))

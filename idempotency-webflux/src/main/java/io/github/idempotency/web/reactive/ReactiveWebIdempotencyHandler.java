@@ -1,10 +1,5 @@
 package io.github.idempotency.web.reactive;
 
-import java.lang.reflect.UndeclaredThrowableException;
-import java.security.Principal;
-import java.util.Optional;
-import java.util.concurrent.RejectedExecutionException;
-
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -16,23 +11,14 @@ import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.util.pattern.PathPattern;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
-import io.github.idempotency.FingerprintRequest;
-import io.github.idempotency.IdempotencyContext;
-import io.github.idempotency.IdempotencyException;
 import io.github.idempotency.IdempotencyKeys;
-import io.github.idempotency.IdempotencyStoreUnavailableException;
 import io.github.idempotency.annotation.IdempotencyMode;
-import io.github.idempotency.engine.CallAdapter;
 import io.github.idempotency.engine.IdempotentAttributes;
-import io.github.idempotency.engine.IdempotentCall;
-import io.github.idempotency.engine.IdempotentInvocation;
 import io.github.idempotency.engine.IdempotentInvocationHandler;
 import io.github.idempotency.engine.KeyExpressionEvaluator;
 import io.github.idempotency.engine.OperationPolicy;
 import io.github.idempotency.engine.SequenceNumber;
-import io.github.idempotency.store.StoredResponse;
 import io.github.idempotency.web.HttpProblems;
 
 /**
@@ -43,9 +29,7 @@ import io.github.idempotency.web.HttpProblems;
  */
 final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 
-	private static final String ANONYMOUS = "AnonymousAuthenticationToken";
-
-	private final IdempotentInvocation invocation;
+	private final ReactiveClaims claims;
 
 	private final KeyExpressionEvaluator keyEvaluator;
 
@@ -53,15 +37,12 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 
 	private final HttpProblems problems;
 
-	private final StoreScheduler store;
-
-	ReactiveWebIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
-			String keyHeader, HttpProblems problems, StoreScheduler store) {
-		this.invocation = invocation;
+	ReactiveWebIdempotencyHandler(ReactiveClaims claims, KeyExpressionEvaluator keyEvaluator, String keyHeader,
+			HttpProblems problems) {
+		this.claims = claims;
 		this.keyEvaluator = keyEvaluator;
 		this.keyHeader = keyHeader;
 		this.problems = problems;
-		this.store = store;
 	}
 
 	@Override
@@ -80,49 +61,12 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 						+ "cannot be read. Call it through the application's HTTP stack (WebTestClient.bindToServer "
 						+ "or bindToApplicationContext), not bindToController."));
 			}
-			return principal(exchange).flatMap((principal) -> this.store
-				.claim(() -> claimOnStoreThread(new HandlerCall(exchange, invocation, attributes), principal.orElse(null)))
-				.onErrorResume(RejectedExecutionException.class, (ex) -> {
-					exchange.refuse(this.problems.response(new IdempotencyStoreUnavailableException(ex), path(exchange)));
-					return Mono.just(Mono.empty());
-				}))
-				// The handler's publisher runs on a thread that must not block, as on the event loop,
-				// and leaves the store's thread to the next claim.
-				.publishOn(Schedulers.parallel());
+			return this.claims.claim(new HandlerCall(exchange, invocation, attributes));
 		});
 		if (Flux.class.isAssignableFrom(attributes.method().getReturnType())) {
 			return decided.flatMapMany((publisher) -> publisher);
 		}
 		return decided.flatMap((publisher) -> Mono.from(publisher));
-	}
-
-	private Publisher<?> claimOnStoreThread(HandlerCall call, @Nullable String principal) throws Exception {
-		try (CurrentRequest.Scope scope = new CurrentRequest(call.exchange.exchange(), principal).open()) {
-			Publisher<?> result = this.invocation.invoke(call);
-			return (result != null) ? result : Mono.empty();
-		}
-		catch (Exception | Error ex) {
-			throw ex;
-		}
-		catch (Throwable ex) {
-			throw new UndeclaredThrowableException(ex);
-		}
-		finally {
-			IdempotentInvocation.clearDiagnosticContext();
-		}
-	}
-
-	private static Mono<Optional<String>> principal(ReactiveIdempotencyExchange exchange) {
-		return exchange.exchange()
-			.getPrincipal()
-			.filter((principal) -> !principal.getClass().getSimpleName().equals(ANONYMOUS))
-			.map(Principal::getName)
-			.map(Optional::of)
-			.defaultIfEmpty(Optional.empty());
-	}
-
-	static String path(ReactiveIdempotencyExchange exchange) {
-		return exchange.request().getURI().getRawPath();
 	}
 
 	@Override
@@ -133,9 +77,7 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 	/**
 	 * One call of an {@code @Idempotent} WebFlux handler method.
 	 */
-	private final class HandlerCall implements CallAdapter<Publisher<?>> {
-
-		private final ReactiveIdempotencyExchange exchange;
+	private final class HandlerCall extends ReactiveCall {
 
 		private final MethodInvocation invocation;
 
@@ -143,7 +85,7 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 
 		HandlerCall(ReactiveIdempotencyExchange exchange, MethodInvocation invocation,
 				IdempotentAttributes attributes) {
-			this.exchange = exchange;
+			super(exchange, ReactiveWebIdempotencyHandler.this.keyHeader, ReactiveWebIdempotencyHandler.this.problems);
 			this.invocation = invocation;
 			this.attributes = attributes;
 		}
@@ -153,8 +95,8 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 			if (!this.attributes.operation().isEmpty()) {
 				return this.attributes.operation();
 			}
-			ServerHttpRequest request = this.exchange.request();
-			Object pattern = this.exchange.exchange().getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+			ServerHttpRequest request = exchange().request();
+			Object pattern = exchange().exchange().getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
 			String route = (pattern instanceof PathPattern pathPattern) ? pathPattern.getPatternString()
 					: request.getPath().value();
 			return request.getMethod().name() + " " + route;
@@ -162,13 +104,12 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 
 		@Override
 		public @Nullable String key() {
-			if (this.attributes.keyExpression() != null) {
-				String derived = ReactiveWebIdempotencyHandler.this.keyEvaluator.evaluate(this.attributes,
-						this.invocation);
-				return (derived != null) ? IdempotencyKeys.fromDerivedValue(derived) : null;
+			if (this.attributes.keyExpression() == null) {
+				return super.key();
 			}
-			String header = ReactiveWebIdempotencyHandler.this.keyHeader;
-			return IdempotencyKeys.parseHeaderValues(this.exchange.request().getHeaders().get(header), header);
+			String derived = ReactiveWebIdempotencyHandler.this.keyEvaluator.evaluate(this.attributes,
+					this.invocation);
+			return (derived != null) ? IdempotencyKeys.fromDerivedValue(derived) : null;
 		}
 
 		@Override
@@ -188,16 +129,9 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 						+ "expression, which is for bean methods: the fingerprint of a WebFlux handler is its request.");
 			}
 			if (policy.mode() == IdempotencyMode.ATOMIC) {
-				throw new IllegalStateException(WebFluxHandlersCheck.atomicRefusal(this.attributes.method()));
+				throw new IllegalStateException(
+						WebFluxHandlersCheck.atomicRefusal("@Idempotent " + this.attributes.method()));
 			}
-		}
-
-		@Override
-		public FingerprintRequest fingerprint(String operation) {
-			BufferedRequest request = this.exchange.request();
-			return new FingerprintRequest(operation, request.getURI().getRawPath(), request.getURI().getRawQuery(),
-					ReactiveFingerprintBodies.contentType(request.getHeaders().getContentType()),
-					ReactiveFingerprintBodies.of(request.getHeaders().getContentType(), request.body()));
 		}
 
 		@Override
@@ -211,57 +145,14 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 			return (result != null) ? (Publisher<?>) result : Mono.empty();
 		}
 
-		/**
-		 * Call the handler method, which assembles its publisher, with the call's context open;
-		 * its work starts when the publisher is subscribed, with the context in the Reactor
-		 * context, unless the request was cancelled first.
-		 */
 		@Override
-		public Publisher<?> run(IdempotentCall call) throws Throwable {
-			if (!this.exchange.claimed(call)) {
-				return Mono.empty();
-			}
-			Object result;
-			try {
-				result = this.invocation.proceed();
-			}
-			catch (Throwable ex) {
-				this.exchange.recordFailure(ex);
-				throw ex;
-			}
-			IdempotencyContext context = call.context();
-			if (result instanceof Mono<?> mono) {
-				return Mono.defer(() -> this.exchange.startWork() ? mono : Mono.empty())
-					.doOnError(this.exchange::recordFailure)
-					.contextWrite((reactor) -> reactor.put(IdempotencyContext.class, context));
-			}
-			Publisher<?> publisher = (result != null) ? (Publisher<?>) result : Mono.empty();
-			return Flux.defer(() -> this.exchange.startWork() ? publisher : Flux.empty())
-				.doOnError(this.exchange::recordFailure)
-				.contextWrite((reactor) -> reactor.put(IdempotencyContext.class, context));
-		}
-
-		@Override
-		public Publisher<?> replay(StoredResponse stored) {
-			this.exchange.replay(stored);
-			return Mono.empty();
-		}
-
-		@Override
-		public Publisher<?> refuse(IdempotencyException refusal) {
-			this.exchange.refuse(ReactiveWebIdempotencyHandler.this.problems.response(refusal, path(this.exchange)));
-			return Mono.empty();
+		@Nullable Object start() throws Throwable {
+			return this.invocation.proceed();
 		}
 
 		@Override
 		public String missingKeyDetail() {
-			return HttpProblems.missingKeyDetail(ReactiveWebIdempotencyHandler.this.keyHeader,
-					this.attributes.keyExpression() != null);
-		}
-
-		@Override
-		public String mismatchDetail() {
-			return HttpProblems.MISMATCH_DETAIL;
+			return HttpProblems.missingKeyDetail(keyHeader(), this.attributes.keyExpression() != null);
 		}
 
 	}

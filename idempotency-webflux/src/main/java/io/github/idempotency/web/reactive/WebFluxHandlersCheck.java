@@ -45,9 +45,9 @@ final class WebFluxHandlersCheck implements SmartInitializingSingleton {
 		}
 	}
 
-	static String atomicRefusal(Method method) {
-		return "@Idempotent " + method + " runs on Spring WebFlux, where ATOMIC mode is not available: its writes "
-				+ "could not join the claim's transaction. Use LEASED.";
+	static String atomicRefusal(String operation) {
+		return operation + " runs on Spring WebFlux, where ATOMIC mode is not available: its writes could not join "
+				+ "the claim's transaction. Use LEASED.";
 	}
 
 }
