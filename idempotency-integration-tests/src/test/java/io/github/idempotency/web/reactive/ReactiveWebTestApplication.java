@@ -7,6 +7,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.micrometer.observation.tck.TestObservationRegistry;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
@@ -63,6 +64,11 @@ public class ReactiveWebTestApplication {
 					.bodyValue(Map.of("id", created.getT1(), "token", created.getT2().fencingToken().toString()))))
 			.filter(idempotentRoutes.operation("routed"))
 			.build();
+	}
+
+	@Bean
+	TestObservationRegistry observationRegistry() {
+		return TestObservationRegistry.create();
 	}
 
 	@Bean

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,6 +27,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import io.github.idempotency.IdempotencyKey;
+import io.github.idempotency.KeyHashes;
 import io.github.idempotency.Outcome;
 import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
@@ -81,6 +84,9 @@ class WebFluxBehaviourTests {
 
 	@Autowired
 	EffectController controller;
+
+	@Autowired
+	TestObservationRegistry observations;
 
 	Http http;
 
@@ -178,6 +184,23 @@ class WebFluxBehaviourTests {
 			HttpResponse<byte[]> replay = secondHttp.post("/waiting").key("storm-" + value).json(json(value)).send();
 			assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 		}
+	}
+
+	@Test
+	void theIdempotencyObservationIsAChildOfTheRequestsObservation() {
+		String key = "k-" + unique();
+		assertThat(this.http.post("/lines").key(key).json(json(key)).send().statusCode()).isEqualTo(200);
+		String keyHash = KeyHashes.shortHash(key);
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> TestObservationRegistryAssert.assertThat(this.observations)
+				.hasHandledContextsThatSatisfy((contexts) -> assertThat(contexts).anySatisfy((context) -> {
+					assertThat(context.getName()).isEqualTo("idempotency.request");
+					assertThat(context.getHighCardinalityKeyValue("idempotency.key.hash").getValue())
+						.isEqualTo(keyHash);
+					assertThat(context.getParentObservation()).isNotNull();
+					assertThat(context.getParentObservation().getContextView().getName())
+						.isEqualTo("http.server.requests");
+				})));
 	}
 
 	@Test

@@ -5,6 +5,7 @@ import java.security.Principal;
 import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 
+import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
@@ -21,6 +22,12 @@ import io.github.idempotency.web.HttpProblems;
 final class ReactiveClaims {
 
 	private static final String ANONYMOUS = "AnonymousAuthenticationToken";
+
+	/**
+	 * Where Spring WebFlux keeps the request's observation in the Reactor context (Micrometer's
+	 * {@code ObservationThreadLocalAccessor.KEY}).
+	 */
+	private static final String OBSERVATION = "micrometer.observation";
 
 	private final IdempotentInvocation invocation;
 
@@ -42,12 +49,13 @@ final class ReactiveClaims {
 	 */
 	Mono<Publisher<?>> claim(ReactiveCall call) {
 		ReactiveIdempotencyExchange exchange = call.exchange();
-		return principal(exchange).flatMap((principal) -> this.store
-			.<Publisher<?>>claim(() -> claimOnStoreThread(call, principal.orElse(null)))
+		return Mono.deferContextual((context) -> principal(exchange).flatMap((principal) -> this.store
+			.<Publisher<?>>claim(() -> claimOnStoreThread(call, principal.orElse(null),
+					context.getOrDefault(OBSERVATION, null)))
 			.onErrorResume(RejectedExecutionException.class, (ex) -> {
 				exchange.refuse(this.problems.response(new IdempotencyStoreUnavailableException(ex), exchange.path()));
 				return Mono.<Publisher<?>>just(Mono.empty());
-			}))
+			})))
 			.publishOn(Schedulers.parallel());
 	}
 
@@ -55,8 +63,15 @@ final class ReactiveClaims {
 		return this.store;
 	}
 
-	private Publisher<?> claimOnStoreThread(ReactiveCall call, @Nullable String principal) throws Exception {
-		try (CurrentRequest.Scope scope = new CurrentRequest(call.exchange().exchange(), principal).open()) {
+	/**
+	 * Claim on the store thread, with the request's observation current there, so that the
+	 * {@code idempotency.request} observation is its child, as on Spring MVC.
+	 */
+	private Publisher<?> claimOnStoreThread(ReactiveCall call, @Nullable String principal,
+			@Nullable Object observation) throws Exception {
+		try (Observation.Scope parent = (observation instanceof Observation request) ? request.openScope()
+				: Observation.Scope.NOOP;
+				CurrentRequest.Scope scope = new CurrentRequest(call.exchange().exchange(), principal).open()) {
 			Publisher<?> result = this.invocation.invoke(call);
 			return (result != null) ? result : Mono.empty();
 		}
