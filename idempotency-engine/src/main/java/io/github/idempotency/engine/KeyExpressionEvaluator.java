@@ -9,6 +9,7 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.EvaluationContext;
 
+import io.github.idempotency.IdempotencyKeys;
 import io.github.idempotency.InvalidSequenceException;
 
 /**
@@ -26,16 +27,16 @@ public class KeyExpressionEvaluator {
 	}
 
 	/**
-	 * Evaluate the key expression of a call.
+	 * Derive the key of a call from its key expression, as {@link IdempotencyKeys#fromDerivedValue}
+	 * makes a key of a value.
 	 * @param attributes the method's settings, with a key expression
 	 * @param invocation the call
-	 * @return the derived value, or {@code null} if the expression yields {@code null} or an empty
-	 * string
+	 * @return the key, or {@code null} if the expression yields {@code null} or an empty string
 	 */
-	public String evaluate(IdempotentAttributes attributes, MethodInvocation invocation) {
+	public @Nullable String key(IdempotentAttributes attributes, MethodInvocation invocation) {
 		Object value = attributes.keyExpression().getValue(context(attributes, invocation));
-		String key = (value != null) ? value.toString() : null;
-		return (key == null || key.isEmpty()) ? null : key;
+		String derived = (value != null) ? value.toString() : null;
+		return (derived == null || derived.isEmpty()) ? null : IdempotencyKeys.fromDerivedValue(derived);
 	}
 
 	/**

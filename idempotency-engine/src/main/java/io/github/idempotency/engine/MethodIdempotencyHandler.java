@@ -89,8 +89,7 @@ class MethodIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 			if (this.attributes.keyExpression() == null) {
 				return carriedKey();
 			}
-			String derived = MethodIdempotencyHandler.this.keyEvaluator.evaluate(this.attributes, this.invocation);
-			return (derived != null) ? IdempotencyKeys.fromDerivedValue(derived) : null;
+			return MethodIdempotencyHandler.this.keyEvaluator.key(this.attributes, this.invocation);
 		}
 
 		/**

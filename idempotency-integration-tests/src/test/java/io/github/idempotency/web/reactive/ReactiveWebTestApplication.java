@@ -1,5 +1,8 @@
 package io.github.idempotency.web.reactive;
 
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -241,17 +244,19 @@ public class ReactiveWebTestApplication {
 			return blocking(() -> Map.of("refund", record("admin-refunds", String.valueOf(body.get("value")))));
 		}
 
+		/**
+		 * Reads a file, a blocking call, on a thread that must not block: BlockHound refuses it.
+		 */
 		@Idempotent(operation = "event-loop")
 		@PostMapping("/event-loop")
 		Mono<String> blocksANonBlockingThread() {
-			return Mono.just("slept").publishOn(Schedulers.parallel()).map((value) -> {
-				try {
-					Thread.sleep(1);
+			return Mono.just("read").publishOn(Schedulers.parallel()).map((value) -> {
+				try (FileInputStream file = new FileInputStream("/dev/null")) {
+					return value + " " + file.read(new byte[1]);
 				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
+				catch (IOException ex) {
+					throw new UncheckedIOException(ex);
 				}
-				return value;
 			});
 		}
 

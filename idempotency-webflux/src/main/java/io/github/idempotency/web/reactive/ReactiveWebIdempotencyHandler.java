@@ -12,7 +12,6 @@ import org.springframework.web.util.pattern.PathPattern;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-import io.github.idempotency.IdempotencyKeys;
 import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.engine.IdempotentAttributes;
 import io.github.idempotency.engine.IdempotentInvocationHandler;
@@ -107,9 +106,7 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 			if (this.attributes.keyExpression() == null) {
 				return super.key();
 			}
-			String derived = ReactiveWebIdempotencyHandler.this.keyEvaluator.evaluate(this.attributes,
-					this.invocation);
-			return (derived != null) ? IdempotencyKeys.fromDerivedValue(derived) : null;
+			return ReactiveWebIdempotencyHandler.this.keyEvaluator.key(this.attributes, this.invocation);
 		}
 
 		@Override

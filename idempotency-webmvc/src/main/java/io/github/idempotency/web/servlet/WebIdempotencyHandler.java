@@ -126,8 +126,7 @@ class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 		@Override
 		public @Nullable String key() {
 			if (this.attributes.keyExpression() != null) {
-				String derived = WebIdempotencyHandler.this.keyEvaluator.evaluate(this.attributes, this.invocation);
-				return (derived != null) ? IdempotencyKeys.fromDerivedValue(derived) : null;
+				return WebIdempotencyHandler.this.keyEvaluator.key(this.attributes, this.invocation);
 			}
 			String header = WebIdempotencyHandler.this.keyHeader;
 			Enumeration<String> values = this.exchange.request().getHeaders(header);
