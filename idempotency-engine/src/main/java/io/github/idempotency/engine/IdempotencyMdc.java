@@ -1,5 +1,8 @@
 package io.github.idempotency.engine;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import org.slf4j.MDC;
 
 import io.github.idempotency.Outcome;
@@ -77,6 +80,21 @@ final class IdempotencyMdc {
 		else {
 			MDC.remove(name);
 		}
+	}
+
+	/**
+	 * Return the entries this class put on the current thread.
+	 * @return the entries, by name; empty when there are none
+	 */
+	public static Map<String, String> entries() {
+		Map<String, String> entries = new LinkedHashMap<>();
+		for (String name : new String[] { OPERATION, KEY_HASH, OUTCOME }) {
+			String value = MDC.get(name);
+			if (value != null) {
+				entries.put(name, value);
+			}
+		}
+		return entries;
 	}
 
 	/**

@@ -4,6 +4,7 @@ import io.github.idempotency.KeyHashes;
 import io.github.idempotency.MissingIdempotencyKeyException;
 
 import java.util.Locale;
+import java.util.Map;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -152,6 +153,15 @@ public final class IdempotentInvocation {
 	private Observation observation(IdempotencyObservationContext context) {
 		return IdempotencyObservationDocumentation.REQUEST.observation(null, new IdempotencyObservationConvention(),
 				() -> context, this.observations);
+	}
+
+	/**
+	 * Return what calls put in the logging context of the current thread, for an entry point
+	 * that carries it to the threads a call's work runs on.
+	 * @return the entries, by name; empty when there are none
+	 */
+	public static Map<String, String> diagnosticContext() {
+		return IdempotencyMdc.entries();
 	}
 
 	/**

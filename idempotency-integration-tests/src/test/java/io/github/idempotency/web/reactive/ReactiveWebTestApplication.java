@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.observation.tck.TestObservationRegistry;
+import org.slf4j.MDC;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
@@ -258,6 +259,28 @@ public class ReactiveWebTestApplication {
 					throw new UncheckedIOException(ex);
 				}
 			});
+		}
+
+		/**
+		 * Answers the MDC entries its work sees on a thread of Reactor's parallel scheduler.
+		 */
+		@Idempotent(operation = "logged")
+		@PostMapping("/logged")
+		Mono<Map<String, String>> logged() {
+			return Mono.delay(Duration.ofMillis(1)).map((tick) -> diagnosticContext());
+		}
+
+		/**
+		 * Answers the same, unguarded.
+		 */
+		@PostMapping("/unlogged")
+		Mono<Map<String, String>> unlogged() {
+			return Mono.delay(Duration.ofMillis(1)).map((tick) -> diagnosticContext());
+		}
+
+		private static Map<String, String> diagnosticContext() {
+			return Map.of("operation", String.valueOf(MDC.get("idempotency.operation")), "key",
+					String.valueOf(MDC.get("idempotency.key")), "thread", Thread.currentThread().getName());
 		}
 
 		private long record(String endpoint, String detail) {

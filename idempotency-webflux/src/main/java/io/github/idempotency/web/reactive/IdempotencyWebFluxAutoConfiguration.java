@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.DispatcherHandler;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 
@@ -97,6 +98,17 @@ public final class IdempotencyWebFluxAutoConfiguration {
 	WebFluxHandlersCheck idempotencyWebFluxHandlersCheck(ReactiveHandlerMethodOperationNames names,
 			OperationPolicies policies) {
 		return new WebFluxHandlersCheck(names, policies);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "io.micrometer.context.ContextRegistry")
+	static final class DiagnosticContextPropagation {
+
+		@Bean
+		static DiagnosticContextAccessor idempotencyDiagnosticContextAccessor() {
+			return DiagnosticContextAccessor.register();
+		}
+
 	}
 
 }

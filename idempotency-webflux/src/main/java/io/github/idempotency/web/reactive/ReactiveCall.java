@@ -4,6 +4,7 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 
 import io.github.idempotency.FingerprintRequest;
 import io.github.idempotency.IdempotencyContext;
@@ -11,6 +12,7 @@ import io.github.idempotency.IdempotencyException;
 import io.github.idempotency.IdempotencyKeys;
 import io.github.idempotency.engine.CallAdapter;
 import io.github.idempotency.engine.IdempotentCall;
+import io.github.idempotency.engine.IdempotentInvocation;
 import io.github.idempotency.store.StoredResponse;
 import io.github.idempotency.web.HttpProblems;
 
@@ -72,16 +74,17 @@ abstract class ReactiveCall implements CallAdapter<Publisher<?>> {
 			this.exchange.recordFailure(ex);
 			throw ex;
 		}
-		IdempotencyContext context = call.context();
+		Context context = Context.of(IdempotencyContext.class, call.context(), DiagnosticContextAccessor.KEY,
+				IdempotentInvocation.diagnosticContext());
 		if (result instanceof Mono<?> mono) {
 			return Mono.defer(() -> this.exchange.startWork() ? mono : Mono.empty())
 				.doOnError(this.exchange::recordFailure)
-				.contextWrite((reactor) -> reactor.put(IdempotencyContext.class, context));
+				.contextWrite(context);
 		}
 		Publisher<?> publisher = (result != null) ? (Publisher<?>) result : Mono.empty();
 		return Flux.defer(() -> this.exchange.startWork() ? publisher : Flux.empty())
 			.doOnError(this.exchange::recordFailure)
-			.contextWrite((reactor) -> reactor.put(IdempotencyContext.class, context));
+			.contextWrite(context);
 	}
 
 	/**

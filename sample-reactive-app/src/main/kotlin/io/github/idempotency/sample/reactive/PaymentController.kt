@@ -4,6 +4,8 @@ import io.github.idempotency.annotation.Idempotent
 import io.github.idempotency.web.reactive.ReactiveIdempotencyContext
 import java.net.URI
 import kotlinx.coroutines.reactor.awaitSingleOrNull
+import org.slf4j.Logger
+import org.slf4j.LoggerFactory
 import org.springframework.http.ResponseEntity
 import org.springframework.web.bind.annotation.GetMapping
 import org.springframework.web.bind.annotation.PathVariable
@@ -28,8 +30,15 @@ class PaymentController(private val payments: Payments, private val crashWindows
 		crashWindows.hold("after-claim", hold)
 		val key = context?.let { "${it.key().tenant()}|${it.key().key()}" }
 		val payment = payments.take(request, context?.fencingToken(), key)
+		// With spring.reactor.context-propagation=auto, this line carries the key's hash and the
+		// operation in the MDC, although the coroutine resumed on another thread.
+		logger.info("Took payment {}", payment.id)
 		crashWindows.hold("after-payment", hold)
 		return ResponseEntity.created(URI.create("/payments/${payment.id}")).body(payment)
+	}
+
+	private companion object {
+		val logger: Logger = LoggerFactory.getLogger(PaymentController::class.java)
 	}
 
 	@GetMapping("/customers/{customerId}/payments/count")
