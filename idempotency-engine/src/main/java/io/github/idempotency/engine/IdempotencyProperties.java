@@ -180,6 +180,14 @@ public class IdempotencyProperties {
 		 */
 		private boolean archive;
 
+		/**
+		 * How long an HTTP request of this operation waits for its work before it is answered
+		 * 202 Accepted with the link of its status, while the work goes on (0s answers 202 at
+		 * once). Not set: the request is answered when the work is done. Spring MVC handlers
+		 * that return a value, in LEASED mode.
+		 */
+		private Duration acceptAfter;
+
 		public Duration getTtl() {
 			return this.ttl;
 		}
@@ -218,6 +226,14 @@ public class IdempotencyProperties {
 
 		public void setArchive(boolean archive) {
 			this.archive = archive;
+		}
+
+		public Duration getAcceptAfter() {
+			return this.acceptAfter;
+		}
+
+		public void setAcceptAfter(Duration acceptAfter) {
+			this.acceptAfter = acceptAfter;
 		}
 
 	}

@@ -27,7 +27,7 @@ class PropertiesOperationPolicies implements OperationPolicies {
 			return policy;
 		}
 		return new OperationPolicy(operation, modeOverride, policy.ttl(), policy.lease(), policy.maxWait(),
-				policy.archive());
+				policy.archive(), policy.acceptAfter());
 	}
 
 	private OperationPolicy resolve(String operation) {
@@ -36,7 +36,8 @@ class PropertiesOperationPolicies implements OperationPolicies {
 		return new OperationPolicy(operation, orDefault(settings.getMode(), this.properties.getDefaultMode()),
 				orDefault(settings.getTtl(), this.properties.getDefaultTtl()),
 				orDefault(settings.getLease(), this.properties.getDefaultLease()),
-				orDefault(settings.getWait(), this.properties.getDefaultWait()), settings.isArchive());
+				orDefault(settings.getWait(), this.properties.getDefaultWait()), settings.isArchive(),
+				settings.getAcceptAfter());
 	}
 
 	private static <T> T orDefault(T value, T fallback) {

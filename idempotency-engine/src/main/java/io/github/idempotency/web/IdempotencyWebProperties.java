@@ -1,6 +1,7 @@
 package io.github.idempotency.web;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,6 +42,8 @@ public class IdempotencyWebProperties {
 	 */
 	private @Nullable URI documentationUri;
 
+	private final Accepted accepted = new Accepted();
+
 	public String getKeyHeader() {
 		return this.keyHeader;
 	}
@@ -71,6 +74,72 @@ public class IdempotencyWebProperties {
 
 	public void setDocumentationUri(@Nullable URI documentationUri) {
 		this.documentationUri = documentationUri;
+	}
+
+	public Accepted getAccepted() {
+		return this.accepted;
+	}
+
+	/**
+	 * Operations answered 202 Accepted while their work goes on (those with
+	 * idempotency.operations.<name>.accept-after): the threads their work runs on and their status
+	 * resource.
+	 */
+	public static class Accepted {
+
+		/**
+		 * Threads that run the work of accepted requests.
+		 */
+		private int threads = 8;
+
+		/**
+		 * Accepted requests whose work waits for a thread; beyond it a new request is refused with
+		 * 503 and its key released.
+		 */
+		private int queueCapacity = 100;
+
+		/**
+		 * Path under which the status of an accepted request is served.
+		 */
+		private String statusPath = "/idempotency/operations";
+
+		/**
+		 * How long a client is asked to wait before it polls the status again (Retry-After).
+		 */
+		private Duration retryAfter = Duration.ofSeconds(2);
+
+		public int getThreads() {
+			return this.threads;
+		}
+
+		public void setThreads(int threads) {
+			this.threads = threads;
+		}
+
+		public int getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		public void setQueueCapacity(int queueCapacity) {
+			this.queueCapacity = queueCapacity;
+		}
+
+		public String getStatusPath() {
+			return this.statusPath;
+		}
+
+		public void setStatusPath(String statusPath) {
+			this.statusPath = statusPath;
+		}
+
+		public Duration getRetryAfter() {
+			return this.retryAfter;
+		}
+
+		public void setRetryAfter(Duration retryAfter) {
+			this.retryAfter = retryAfter;
+		}
+
 	}
 
 }

@@ -56,6 +56,18 @@ class WebFluxHandlersCheckTests {
 	}
 
 	@Test
+	void anOperationWithAcceptAfterFailsTheStartAndTheFailureSaysOnlySpringMvcServesIt() {
+		this.runner.withUserConfiguration(MonoController.class)
+			.withPropertyValues("idempotency.operations.pay.accept-after=1s")
+			.run((context) -> {
+				FailureAnalysis analysis = analysis(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("set accept-after")
+					.contains(MonoController.class.getName() + ".pay (operation 'pay')");
+				assertThat(analysis.getAction()).contains("Spring MVC");
+			});
+	}
+
+	@Test
 	void aHandlerReturningAPlainValueFailsTheStartAndTheFailureSaysToReturnAMono() {
 		this.runner.withUserConfiguration(PlainController.class).run((context) -> {
 			FailureAnalysis analysis = analysis(context.getStartupFailure());

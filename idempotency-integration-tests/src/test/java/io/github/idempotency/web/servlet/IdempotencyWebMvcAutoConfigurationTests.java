@@ -28,6 +28,7 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 
 import io.github.idempotency.Disposition;
 import io.github.idempotency.OutcomeClassifier;
+import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.annotation.Idempotent;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -112,6 +113,36 @@ class IdempotencyWebMvcAutoConfigurationTests {
 	}
 
 	@Test
+	void theStatusResourceOfAcceptedRequestsIsServedOnlyWhenAnOperationSetsAcceptAfter() {
+		this.runner.withUserConfiguration(PaymentsController.class)
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean("idempotencyOperationStatusRoutes"));
+		this.runner.withUserConfiguration(PaymentsController.class)
+			.withPropertyValues("idempotency.operations[POST /payments].accept-after=2s")
+			.run((context) -> assertThat(context).hasNotFailed().hasBean("idempotencyOperationStatusRoutes"));
+	}
+
+	@Test
+	void acceptAfterOnAnAtomicOperationFailsStartUpWithWhatToDo() {
+		this.runner.withUserConfiguration(PaymentsController.class)
+			.withPropertyValues("idempotency.operations[POST /payments].accept-after=2s",
+					"idempotency.operations[POST /payments].mode=ATOMIC")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("'POST /payments' sets accept-after")
+				.hasMessageContaining("Run it LEASED"));
+	}
+
+	@Test
+	void acceptAfterOnAnOperationWhoseHandlerNamesAtomicFailsStartUp() {
+		this.runner.withUserConfiguration(AtomicRefundsController.class)
+			.withPropertyValues("idempotency.operations.refunds.accept-after=2s")
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(IllegalArgumentException.class)
+				.hasMessageContaining("'refunds' sets accept-after"));
+	}
+
+	@Test
 	void storingAuthorizationFailsStartUp() {
 		this.runner.withPropertyValues("idempotency.stored-headers=authorization")
 			.run((context) -> assertThat(context).getFailure()
@@ -146,6 +177,27 @@ class IdempotencyWebMvcAutoConfigurationTests {
 		@Bean
 		Payments payments() {
 			return new Payments();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class AtomicRefundsController {
+
+		@Bean
+		AtomicRefunds atomicRefunds() {
+			return new AtomicRefunds();
+		}
+
+	}
+
+	@RestController
+	static class AtomicRefunds {
+
+		@Idempotent(operation = "refunds", mode = IdempotencyMode.ATOMIC)
+		@PostMapping("/refunds")
+		String refund() {
+			return "refunded";
 		}
 
 	}

@@ -191,6 +191,41 @@ public class WebTestApplication {
 			return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("id", id));
 		}
 
+		/**
+		 * A long operation: with accept-after set, its request may be answered 202 while it runs.
+		 */
+		@Idempotent(operation = "reports")
+		@PostMapping("/reports")
+		ResponseEntity<Map<String, Object>> report(@RequestBody Map<String, Object> body) throws InterruptedException {
+			return longWork("reports", body);
+		}
+
+		/**
+		 * The same, with an accept-after longer than its work usually takes.
+		 */
+		@Idempotent(operation = "summaries")
+		@PostMapping("/summaries")
+		ResponseEntity<Map<String, Object>> summary(@RequestBody Map<String, Object> body)
+				throws InterruptedException {
+			return longWork("summaries", body);
+		}
+
+		private ResponseEntity<Map<String, Object>> longWork(String endpoint, Map<String, Object> body)
+				throws InterruptedException {
+			this.gate.pass();
+			if (this.gate.shouldFail()) {
+				throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "try again");
+			}
+			if ("refuse".equals(body.get("value"))) {
+				throw new ResponseStatusException(HttpStatus.UNPROCESSABLE_ENTITY, "this report cannot be made");
+			}
+			long id = record(endpoint, String.valueOf(body.get("value")));
+			return ResponseEntity.created(URI.create("/" + endpoint + "/" + id))
+				.header("X-Request-Trace", "trace-" + id)
+				.body(Map.of("id", id, "token", IdempotencyContext.require().fencingToken().toString(), "thread",
+						Thread.currentThread().getName()));
+		}
+
 		private long record(String endpoint, String detail) {
 			return this.jdbc.queryForObject("INSERT INTO effect (endpoint, detail) VALUES (?, ?) RETURNING id",
 					Long.class, endpoint, detail);

@@ -13,7 +13,8 @@ import io.github.idempotency.engine.OperationPolicies;
  * Refuses at start-up the {@code @Idempotent} WebFlux handlers the reactive entry point cannot
  * guard: those that return neither a {@code Mono} nor a {@code Flux} and do not suspend, whose
  * work would not be deferred until the claim, and those whose operation runs ATOMIC, whose writes
- * could not join the claim's transaction.
+ * could not join the claim's transaction, and those whose operation sets accept-after, which only
+ * Spring MVC serves.
  */
 final class WebFluxHandlersCheck implements SmartInitializingSingleton {
 
@@ -30,18 +31,23 @@ final class WebFluxHandlersCheck implements SmartInitializingSingleton {
 	public void afterSingletonsInstantiated() {
 		Set<String> notReactive = new TreeSet<>();
 		Set<String> atomic = new TreeSet<>();
+		Set<String> accepted = new TreeSet<>();
 		this.names.forEachOperation((operation, handler) -> {
 			Method method = handler.method().getMethod();
 			String name = handler.method().getBeanType().getName() + "." + method.getName();
 			if (!ReactiveReturnTypes.isReactive(method)) {
 				notReactive.add(name);
 			}
-			if (this.policies.policyFor(operation, handler.attributes().mode()).mode() == IdempotencyMode.ATOMIC) {
+			IdempotencyMode mode = handler.attributes().mode();
+			if (this.policies.policyFor(operation, null).accepts()) {
+				accepted.add(name + " (operation '" + operation + "')");
+			}
+			else if (this.policies.policyFor(operation, mode).mode() == IdempotencyMode.ATOMIC) {
 				atomic.add(name + " (operation '" + operation + "')");
 			}
 		});
-		if (!notReactive.isEmpty() || !atomic.isEmpty()) {
-			throw new WebFluxHandlersUnsupportedException(notReactive, atomic);
+		if (!notReactive.isEmpty() || !atomic.isEmpty() || !accepted.isEmpty()) {
+			throw new WebFluxHandlersUnsupportedException(notReactive, atomic, accepted);
 		}
 	}
 

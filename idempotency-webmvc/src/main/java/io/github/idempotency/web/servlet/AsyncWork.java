@@ -83,6 +83,17 @@ final class AsyncWork {
 	}
 
 	/**
+	 * Follow work the starter runs itself, for an accepted request.
+	 * @param work the work's result
+	 * @return the work, running
+	 */
+	static AsyncWork following(CompletionStage<?> work) {
+		AsyncWork followed = new AsyncWork(true, State.RUNNING, null);
+		work.whenComplete((value, failure) -> followed.end(value, unwrap(failure)));
+		return followed;
+	}
+
+	/**
 	 * Return a stage that completes with the handler's, for Spring MVC to answer from: Spring
 	 * cancels the stage it answers from when the request times out, which completes it without
 	 * stopping the work behind it; the handler's own stage still tells when the work ends.

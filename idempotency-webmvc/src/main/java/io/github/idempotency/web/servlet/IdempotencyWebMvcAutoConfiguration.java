@@ -30,6 +30,14 @@ import io.github.idempotency.OutcomeClassifier;
 import io.github.idempotency.engine.IdempotentInvocation;
 import io.github.idempotency.engine.IdempotentAttributeSource;
 import io.github.idempotency.engine.KeyExpressionEvaluator;
+import io.github.idempotency.engine.OperationPolicies;
+import io.github.idempotency.TenantResolver;
+import io.github.idempotency.engine.IdempotencyProperties;
+import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.web.OperationStatusResponses;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.ServerResponse;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the HTTP contract for {@code @Idempotent}
@@ -63,8 +71,26 @@ public final class IdempotencyWebMvcAutoConfiguration {
 
 	@Bean
 	WebIdempotencyHandler webIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
-			IdempotencyWebProperties properties, HttpProblems problems) {
-		return new WebIdempotencyHandler(invocation, keyEvaluator, properties.getKeyHeader(), problems);
+			IdempotencyWebProperties properties, HttpProblems problems, AcceptedWorkers workers,
+			OperationStatusResponses statuses) {
+		return new WebIdempotencyHandler(invocation, keyEvaluator, properties.getKeyHeader(), problems, workers,
+				statuses);
+	}
+
+	@Bean
+	AcceptedWorkers idempotencyAcceptedWorkers(IdempotencyWebProperties properties) {
+		return new AcceptedWorkers(properties.getAccepted());
+	}
+
+	@Bean
+	OperationStatusResponses idempotencyOperationStatusResponses(IdempotencyWebProperties properties) {
+		return new OperationStatusResponses(properties.getAccepted());
+	}
+
+	@Bean
+	AcceptedOperationsCheck idempotencyAcceptedOperationsCheck(HandlerMethodOperationNames names,
+			OperationPolicies policies) {
+		return new AcceptedOperationsCheck(names, policies);
 	}
 
 	@Bean
@@ -117,6 +143,19 @@ public final class IdempotencyWebMvcAutoConfiguration {
 			}
 
 		};
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@Conditional(OnAcceptedOperations.class)
+	static class OperationStatusConfiguration {
+
+		@Bean
+		RouterFunction<ServerResponse> idempotencyOperationStatusRoutes(IdempotencyStore store,
+				TenantResolver tenantResolver, IdempotencyProperties properties, OperationStatusResponses responses,
+				HttpProblems problems) {
+			return new OperationStatusEndpoint(store, tenantResolver, properties, responses, problems).routes();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -24,7 +24,8 @@ import org.springframework.web.servlet.ModelAndView;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
 /**
- * Renders the late result of an asynchronous handler whose request has ended, through the same
+ * Renders the late result of an asynchronous handler whose request has ended, or of an accepted
+ * request's handler that the starter ran on its own threads, through the same
  * return value handlers and exception resolvers as Spring MVC's own dispatch, into a response of
  * its own, so that it can be stored for the retries of its key.
  */
@@ -124,7 +125,10 @@ class LateResultRenderer {
 			super(declared);
 			this.declared = declared;
 			this.value = value;
-			this.type = ResolvableType.forType(declared.getGenericParameterType()).getGeneric();
+			ResolvableType type = ResolvableType.forType(declared.getGenericParameterType());
+			// The value of an asynchronous handler is inside its return type; that of an accepted
+			// request's handler, which the starter ran, is its return type.
+			this.type = AsyncReturnTypes.isAsync(declared.getMethod()) ? type.getGeneric() : type;
 		}
 
 		private LateReturnType(LateReturnType original) {

@@ -83,6 +83,12 @@ class WebExecutionFinisher {
 				}
 				return;
 			}
+			StoredResponse accepted = exchange.accepted();
+			if (accepted != null) {
+				detach(exchange, request, call);
+				send(response, accepted);
+				return;
+			}
 			if (exchange.endedBeforeItsWork(unresolved)) {
 				detach(exchange, request, call);
 				if (unresolved != null) {

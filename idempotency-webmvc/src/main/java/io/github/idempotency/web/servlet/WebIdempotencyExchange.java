@@ -48,6 +48,8 @@ final class WebIdempotencyExchange {
 
 	private volatile boolean endedEarly;
 
+	private volatile @Nullable StoredResponse accepted;
+
 	private final AtomicBoolean finished = new AtomicBoolean();
 
 	private volatile boolean answered;
@@ -127,6 +129,23 @@ final class WebIdempotencyExchange {
 	void answeredAsynchronously(AsyncWork work, HandlerMethod handler) {
 		this.work = work;
 		this.handler = handler;
+	}
+
+	/**
+	 * Answer this request {@code 202 Accepted} while its work goes on: the work's result is
+	 * rendered and stored when it ends.
+	 * @param work the work
+	 * @param handler the handler, which renders the work's result
+	 * @param answer the {@code 202} answer
+	 */
+	void accepted(AsyncWork work, HandlerMethod handler, StoredResponse answer) {
+		answeredAsynchronously(work, handler);
+		this.accepted = answer;
+		this.endedEarly = true;
+	}
+
+	@Nullable StoredResponse accepted() {
+		return this.accepted;
 	}
 
 	@Nullable AsyncWork work() {

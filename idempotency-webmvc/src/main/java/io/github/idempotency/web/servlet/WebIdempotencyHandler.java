@@ -1,7 +1,12 @@
 package io.github.idempotency.web.servlet;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Enumeration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -17,8 +22,11 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerMapping;
 
 import io.github.idempotency.web.HttpProblems;
+import io.github.idempotency.web.OperationStatusResponses;
 import io.github.idempotency.FingerprintRequest;
 import io.github.idempotency.IdempotencyException;
+import io.github.idempotency.IdempotencyKey;
+import io.github.idempotency.IdempotencyKeyInProgressException;
 import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.engine.CallAdapter;
 import io.github.idempotency.IdempotencyKeys;
@@ -48,12 +56,18 @@ class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 
 	private final HttpProblems problems;
 
+	private final AcceptedWorkers workers;
+
+	private final OperationStatusResponses statuses;
+
 	public WebIdempotencyHandler(IdempotentInvocation invocation, KeyExpressionEvaluator keyEvaluator,
-			String keyHeader, HttpProblems problems) {
+			String keyHeader, HttpProblems problems, AcceptedWorkers workers, OperationStatusResponses statuses) {
 		this.invocation = invocation;
 		this.keyEvaluator = keyEvaluator;
 		this.keyHeader = keyHeader;
 		this.problems = problems;
+		this.workers = workers;
+		this.statuses = statuses;
 	}
 
 	/**
@@ -107,6 +121,8 @@ class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 
 		private final IdempotentAttributes attributes;
 
+		private @Nullable OperationPolicy policy;
+
 		HandlerCall(WebIdempotencyExchange exchange, MethodInvocation invocation, IdempotentAttributes attributes) {
 			this.exchange = exchange;
 			this.invocation = invocation;
@@ -155,6 +171,12 @@ class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 						+ "so it cannot run ATOMIC: its writes happen on another thread than its transaction. Use "
 						+ "LEASED.");
 			}
+			if (policy.accepts() && AsyncReturnTypes.isAsync(this.attributes.method())) {
+				throw new IllegalStateException("@Idempotent " + this.attributes.method() + " answers asynchronously, "
+						+ "so its operation cannot set accept-after: return the value itself, and the starter runs "
+						+ "it on its own threads.");
+			}
+			this.policy = policy;
 		}
 
 		@Override
@@ -178,6 +200,9 @@ class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 		public @Nullable Object run(IdempotentCall call) throws Throwable {
 			this.exchange.start(call);
 			try {
+				if (this.policy != null && this.policy.accepts()) {
+					return runAccepted(call, this.policy.acceptAfter());
+				}
 				Object result = this.invocation.proceed();
 				AsyncWork work = AsyncWork.of(result, this.attributes.method(), this.exchange.request(),
 						call.context());
@@ -190,6 +215,31 @@ class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 			catch (Throwable ex) {
 				this.exchange.recordFailure(ex);
 				throw ex;
+			}
+		}
+
+		/**
+		 * Run the handler on a worker and wait for it up to the operation's accept-after: done by
+		 * then, its result answers the request as usual; otherwise the request is answered
+		 * {@code 202 Accepted} and the work's result is stored when it ends, the key held until then.
+		 */
+		private @Nullable Object runAccepted(IdempotentCall call, Duration acceptAfter) throws Throwable {
+			CompletableFuture<@Nullable Object> work = WebIdempotencyHandler.this.workers.run(this.invocation,
+					call.context(), DetachedRequest.of(this.exchange.request()));
+			try {
+				return work.get(acceptAfter.toNanos(), TimeUnit.NANOSECONDS);
+			}
+			catch (ExecutionException ex) {
+				throw (ex.getCause() != null) ? ex.getCause() : ex;
+			}
+			catch (TimeoutException | InterruptedException ex) {
+				if (ex instanceof InterruptedException) {
+					Thread.currentThread().interrupt();
+				}
+				IdempotencyKey key = call.key();
+				this.exchange.accepted(AsyncWork.following(work), handlerMethod(),
+						WebIdempotencyHandler.this.statuses.accepted(key.operation(), key.key()));
+				return AsyncReturnTypes.noValue(this.attributes.method());
 			}
 		}
 
@@ -211,6 +261,11 @@ class WebIdempotencyHandler implements IdempotentInvocationHandler, Ordered {
 		 */
 		@Override
 		public @Nullable Object refuse(IdempotencyException refusal) {
+			if (refusal instanceof IdempotencyKeyInProgressException && this.policy != null && this.policy.accepts()) {
+				// A retry of an accepted request whose work goes on: the same answer as the first.
+				this.exchange.refuse(WebIdempotencyHandler.this.statuses.accepted(operation(), key()));
+				return AsyncReturnTypes.noValue(this.attributes.method());
+			}
 			this.exchange.refuse(WebIdempotencyHandler.this.problems.response(refusal, this.exchange.request().getRequestURI()));
 			return AsyncReturnTypes.noValue(this.attributes.method());
 		}
