@@ -10,12 +10,15 @@ import tools.jackson.databind.node.ObjectNode;
  * attempt ends follows from the task's input alone, so that both kinds of failure can be shown:
  * an unknown skill, an invalid input or a sku starting with {@code discontinued-} fail finally;
  * {@code "transientFailures": n} makes the first {@code n} attempts fail transiently, as an
- * unavailable pricing service would.
+ * unavailable pricing service would; {@code "thinkMillis": n} makes each attempt take that long
+ * (two minutes at most), as a long task does.
  */
 @Component
 class AgentTaskWork {
 
 	static final String QUOTE = "quote";
+
+	private static final long MAX_THINK_MILLIS = 120_000;
 
 	private final JsonMapper json;
 
@@ -45,6 +48,10 @@ class AgentTaskWork {
 		if (sku.startsWith("discontinued-")) {
 			return new Outcome.FinalFailure("Product " + sku + " is discontinued and cannot be quoted.");
 		}
+		JsonNode think = input.path("thinkMillis");
+		if (isLong(think) && think.longValue() > 0) {
+			think(Math.min(think.longValue(), MAX_THINK_MILLIS));
+		}
 		JsonNode transientFailures = input.path("transientFailures");
 		if (isLong(transientFailures) && attempt <= transientFailures.longValue()) {
 			return new Outcome.TransientFailure("The pricing service did not answer attempt " + attempt + ".");
@@ -62,6 +69,20 @@ class AgentTaskWork {
 		result.put("unitPrice", unitPrice.longValue());
 		result.put("total", total);
 		return new Outcome.Completed(result);
+	}
+
+	/**
+	 * Take as long as an agent that thinks: a long task, which the starter answers 202 Accepted once
+	 * it outlasts run-agent-task's accept-after.
+	 */
+	private static void think(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("The task was interrupted while it ran", ex);
+		}
 	}
 
 	private static boolean isLong(JsonNode node) {

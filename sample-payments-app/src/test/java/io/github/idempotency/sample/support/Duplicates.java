@@ -120,11 +120,16 @@ public final class Duplicates {
 	}
 
 	/**
-	 * Return whether an answer is the starter's in-progress conflict.
+	 * Return whether an answer is the starter's in-progress answer.
 	 * @param answer the answer
-	 * @return whether it is a {@code 409} in-progress problem with {@code Retry-After}
+	 * @return whether it is a {@code 409} in-progress problem with {@code Retry-After}, or the
+	 * {@code 202 Accepted} of an operation with accept-after, with the link of its status
 	 */
 	public static boolean isConflict(HttpResponse<byte[]> answer) {
+		if (answer.statusCode() == 202) {
+			return answer.headers().firstValue("Location").orElse("").startsWith("/idempotency/operations/")
+					&& answer.headers().firstValue("Retry-After").isPresent();
+		}
 		return answer.statusCode() == 409 && answer.headers().firstValue("Retry-After").isPresent()
 				&& IN_PROGRESS.equals(json(answer).path("type").asString(""));
 	}
