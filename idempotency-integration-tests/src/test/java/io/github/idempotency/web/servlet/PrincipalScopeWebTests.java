@@ -2,9 +2,11 @@ package io.github.idempotency.web.servlet;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.UUID;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -25,13 +27,15 @@ import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * With Spring Security, records are bound to the authenticated principal as well as the tenant: the
  * same key from two users of one tenant is two unrelated requests, never a replay of the other's.
  */
 @SpringBootTest(classes = { WebTestApplication.class, PrincipalScopeWebTests.Security.class },
-		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "idempotency.operations.reports.accept-after=0s")
 class PrincipalScopeWebTests {
 
 	static final PostgresTestDatabase database = PostgresTestDatabase.create("webprincipal");
@@ -46,6 +50,14 @@ class PrincipalScopeWebTests {
 
 	@Autowired
 	JdbcTemplate jdbc;
+
+	@Autowired
+	WebTestApplication.Gate gate;
+
+	@AfterEach
+	void openGate() {
+		this.gate.open();
+	}
 
 	@Test
 	void sameKeyFromTwoPrincipalsOfOneTenantRunsTwiceAndReplaysOnlyToItsOwner() {
@@ -78,6 +90,38 @@ class PrincipalScopeWebTests {
 		assertThat(response.statusCode()).isEqualTo(401);
 		assertThat(this.jdbc.queryForObject("SELECT count(*) FROM idempotency_record WHERE idempotency_key = ?",
 				Long.class, "k-" + value)).isZero();
+	}
+
+	@Test
+	void anAcceptedRequestsWorkRunsAsItsPrincipalAndItsStatusAnswersOnlyThatPrincipal() throws Exception {
+		String value = UUID.randomUUID().toString();
+		this.gate.close();
+		HttpResponse<byte[]> accepted = new Http(this.port).post("/reports")
+			.header("Authorization", basic("alice"))
+			.key("k-" + value)
+			.tenant("acme")
+			.json("{\"value\":\"" + value + "\"}")
+			.send();
+		assertThat(accepted.statusCode()).isEqualTo(202);
+		String link = accepted.headers().firstValue("Location").orElseThrow();
+		assertThat(this.gate.awaitEntered()).isTrue();
+		assertThat(status("bob", link).statusCode()).isEqualTo(404);
+		assertThat(status("alice", link).statusCode()).isEqualTo(200);
+		this.gate.open();
+		HttpResponse<byte[]> done = await().atMost(Duration.ofSeconds(30))
+			.until(() -> status("alice", link),
+					(response) -> response.headers().firstValue("Idempotent-Replayed").isPresent());
+		assertThat(done.statusCode()).isEqualTo(201);
+		assertThat(Http.text(done)).contains("\"principal\":\"alice\"").contains("\"thread\":\"idempotency-accepted-");
+		assertThat(status("bob", link).statusCode()).isEqualTo(404);
+	}
+
+	private HttpResponse<byte[]> status(String user, String link) {
+		return new Http(this.port).get(link).header("Authorization", basic(user)).tenant("acme").send();
+	}
+
+	private static String basic(String user) {
+		return "Basic " + Base64.getEncoder().encodeToString((user + ":secret").getBytes(StandardCharsets.UTF_8));
 	}
 
 	private HttpResponse<byte[]> post(String user, String key, String value) {

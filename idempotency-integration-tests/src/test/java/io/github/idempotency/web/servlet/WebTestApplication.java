@@ -14,6 +14,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -223,7 +225,12 @@ public class WebTestApplication {
 			return ResponseEntity.created(URI.create("/" + endpoint + "/" + id))
 				.header("X-Request-Trace", "trace-" + id)
 				.body(Map.of("id", id, "token", IdempotencyContext.require().fencingToken().toString(), "thread",
-						Thread.currentThread().getName()));
+						Thread.currentThread().getName(), "principal", principal()));
+		}
+
+		private static String principal() {
+			Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+			return (authentication != null) ? authentication.getName() : "none";
 		}
 
 		private long record(String endpoint, String detail) {

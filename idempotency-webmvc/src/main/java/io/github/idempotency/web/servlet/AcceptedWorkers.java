@@ -3,6 +3,7 @@ package io.github.idempotency.web.servlet;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import io.micrometer.context.ContextSnapshotFactory;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
@@ -11,6 +12,7 @@ import org.springframework.context.i18n.LocaleContextHolder;
 import org.springframework.core.task.TaskRejectedException;
 import org.springframework.http.HttpStatus;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
@@ -39,8 +41,9 @@ final class AcceptedWorkers implements DisposableBean {
 	}
 
 	/**
-	 * Run a handler's call on a worker, with its call's context, its logging context and a copy
-	 * of its request current there.
+	 * Run a handler's call on a worker, with its call's context, its logging context, a copy of
+	 * its request and, with Micrometer's context propagation, the request thread's registered
+	 * thread-locals (Spring Security's context, the observation) current there.
 	 * @param invocation the handler's call, past the starter's advice
 	 * @param context the claimed call's context
 	 * @param request a copy of the request
@@ -52,7 +55,7 @@ final class AcceptedWorkers implements DisposableBean {
 		CompletableFuture<@Nullable Object> result = new CompletableFuture<>();
 		Map<String, String> diagnostics = IdempotentInvocation.diagnosticContext();
 		try {
-			this.executor.execute(() -> {
+			this.executor.execute(ThreadLocals.carried(() -> {
 				ServletRequestAttributes attributes = new ServletRequestAttributes(request);
 				RequestContextHolder.setRequestAttributes(attributes);
 				LocaleContextHolder.setLocale(request.getLocale());
@@ -69,7 +72,7 @@ final class AcceptedWorkers implements DisposableBean {
 					LocaleContextHolder.resetLocaleContext();
 					RequestContextHolder.resetRequestAttributes();
 				}
-			});
+			}));
 		}
 		catch (TaskRejectedException ex) {
 			ErrorResponseException busy = new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE, ex);
@@ -83,6 +86,31 @@ final class AcceptedWorkers implements DisposableBean {
 	@Override
 	public void destroy() {
 		this.executor.shutdown();
+	}
+
+	/**
+	 * Carries the thread-locals registered with Micrometer's context propagation (Spring
+	 * Security's context, the current observation) from the request's thread to the worker's.
+	 */
+	private static final class ThreadLocals {
+
+		private static final boolean PRESENT = ClassUtils.isPresent("io.micrometer.context.ContextSnapshotFactory",
+				AcceptedWorkers.class.getClassLoader());
+
+		static Runnable carried(Runnable task) {
+			return PRESENT ? Snapshots.wrap(task) : task;
+		}
+
+	}
+
+	private static final class Snapshots {
+
+		private static final ContextSnapshotFactory FACTORY = ContextSnapshotFactory.builder().build();
+
+		static Runnable wrap(Runnable task) {
+			return FACTORY.captureAll().wrap(task);
+		}
+
 	}
 
 }
