@@ -4,9 +4,11 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+import io.github.idempotency.sample.mandates.CartItem;
 import io.github.idempotency.sample.mandates.CartMandate;
 import io.github.idempotency.sample.mandates.CartMandateNotFoundException;
 import io.github.idempotency.sample.mandates.CartMandateService;
@@ -24,9 +26,12 @@ public class OrderService {
 
 	private final CartMandateService mandates;
 
-	OrderService(OrderRepository orders, CartMandateService mandates) {
+	private final ApplicationEventPublisher events;
+
+	OrderService(OrderRepository orders, CartMandateService mandates, ApplicationEventPublisher events) {
 		this.orders = orders;
 		this.mandates = mandates;
+		this.events = events;
 	}
 
 	/**
@@ -48,7 +53,13 @@ public class OrderService {
 		if (mandate.isExpiredAt(now)) {
 			throw new CartMandateExpiredException(mandate.id(), mandate.expiresAt());
 		}
-		return this.orders.insert(mandate, now);
+		Order order = this.orders.insert(mandate, now);
+		// In the transaction that places the order, which the ATOMIC place-order claim joins: with
+		// the kafka profile, Spring Modulith's registry stores the event with the order, and
+		// externalizes it to order-events once both are committed (a transactional outbox).
+		this.events.publishEvent(new OrderPlaced(String.valueOf(order.id()), order.customerId(),
+				mandate.items().stream().mapToInt(CartItem::quantity).sum()));
+		return order;
 	}
 
 	/**
