@@ -3,6 +3,7 @@ package io.github.idempotency.client;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -11,6 +12,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -33,7 +35,12 @@ import org.springframework.util.StringUtils;
  * at once. A {@code 409} is retried only when it is the problem of a key in progress (a JSON
  * problem whose {@code type} ends in {@code in-progress}, not a replay): any other conflict, such
  * as a stale sequence or a conflict the server stored as the key's outcome, answers the same
- * however often it is retried, and is returned at once. After the last attempt the last response is returned or the last I/O error is
+ * however often it is retried, and is returned at once. A {@code 202 Accepted} that the starter
+ * answered for a request whose work goes on is followed: its status link is polled, honouring
+ * {@code Retry-After}, until the stored response is there, which is returned; when the work
+ * stopped (an instance died, a transient failure) the request is sent again with its key, and
+ * when {@link IdempotencyRetryOptions#acceptedWait() acceptedWait} runs out the last state is
+ * returned. After the last attempt the last response is returned or the last I/O error is
  * rethrown. Responses that are retried are drained and closed.
  * <p>
  * Only failures before the response is handed back are retried: an error while the caller
@@ -120,6 +127,18 @@ public final class IdempotencyKeyRetryInterceptor implements ClientHttpRequestIn
 				}
 			}
 			notify(request, attempt, keyHash, status, failure, delay);
+			if (delay == null && response != null && status.value() == HttpStatus.ACCEPTED.value()) {
+				response = follow(request, response, execution, keyHash);
+				if (response == null) {
+					// The accepted work stopped (its instance died, or it failed transiently):
+					// send the request again, which takes it over or runs it again.
+					if (attempt < maxAttempts) {
+						continue;
+					}
+					throw new IOException("The accepted request's work stopped and no attempt is left to send it "
+							+ "again");
+				}
+			}
 			if (delay == null) {
 				if (response != null) {
 					return response;
@@ -130,6 +149,73 @@ public final class IdempotencyKeyRetryInterceptor implements ClientHttpRequestIn
 				discard(response);
 			}
 			sleep(delay);
+		}
+	}
+
+	/**
+	 * Follow the status link of a {@code 202 Accepted} that the starter answered for a request
+	 * whose work goes on, until the work is done or {@link IdempotencyRetryOptions#acceptedWait()}
+	 * runs out.
+	 * @return the stored response once done, the last state when the wait ran out, the response
+	 * itself if it is no accepted request's, or {@code null} to send the request again
+	 */
+	private @Nullable ClientHttpResponse follow(HttpRequest request, ClientHttpResponse response,
+			ClientHttpRequestExecution execution, String keyHash) throws IOException {
+		Duration wait = this.options.acceptedWait();
+		if (wait.isZero()) {
+			return response;
+		}
+		AcceptedStatus state = AcceptedStatus.of(response, request.getURI());
+		if (state == null || !state.isState()) {
+			return (state != null) ? state : response;
+		}
+		Instant until = this.options.clock().instant().plus(wait);
+		URI link = state.link();
+		ClientHttpResponse last = state;
+		int failedPolls = 0;
+		while (true) {
+			if (last instanceof AcceptedStatus current && !current.isRunning()) {
+				discard(last);
+				return null;
+			}
+			Duration delay = (last != null) ? RetryDelays.next(this.options, 1, last.getHeaders())
+					: RetryDelays.backoff(this.options, failedPolls);
+			if (this.options.clock().instant().plus(delay).isAfter(until)) {
+				if (last != null) {
+					return last;
+				}
+				throw new IOException("The status of an accepted request could not be read before the wait ran out");
+			}
+			if (last != null) {
+				discard(last);
+			}
+			sleep(delay);
+			logger.debug("Polling the status of the accepted request of key #" + keyHash);
+			ClientHttpResponse polled;
+			try {
+				polled = execution.execute(new StatusRequest(request, link), new byte[0]);
+			}
+			catch (IOException ex) {
+				failedPolls++;
+				last = null;
+				continue;
+			}
+			int code = polled.getStatusCode().value();
+			if (code == HttpStatus.NOT_FOUND.value()) {
+				discard(polled);
+				return null;
+			}
+			if (this.options.retryableStatus().test(polled.getStatusCode())) {
+				discard(polled);
+				failedPolls++;
+				last = null;
+				continue;
+			}
+			AcceptedStatus polledState = AcceptedStatus.of(polled, link);
+			if (polledState == null || !polledState.isState()) {
+				return (polledState != null) ? polledState : polled;
+			}
+			last = polledState;
 		}
 	}
 
@@ -200,6 +286,41 @@ public final class IdempotencyKeyRetryInterceptor implements ClientHttpRequestIn
 		catch (RuntimeException ex) {
 			logger.trace("Could not close a failed response", ex);
 		}
+	}
+
+	/**
+	 * A {@code GET} of an accepted request's status link, with the caller's headers (credentials,
+	 * tenant) but no body.
+	 */
+	private static final class StatusRequest extends HttpRequestWrapper {
+
+		private final URI uri;
+
+		private final HttpHeaders headers;
+
+		StatusRequest(HttpRequest request, URI uri) {
+			super(request);
+			this.uri = uri;
+			this.headers = HttpHeaders.copyOf(request.getHeaders());
+			this.headers.remove(HttpHeaders.CONTENT_TYPE);
+			this.headers.remove(HttpHeaders.CONTENT_LENGTH);
+		}
+
+		@Override
+		public HttpMethod getMethod() {
+			return HttpMethod.GET;
+		}
+
+		@Override
+		public URI getURI() {
+			return this.uri;
+		}
+
+		@Override
+		public HttpHeaders getHeaders() {
+			return this.headers;
+		}
+
 	}
 
 	/**

@@ -83,6 +83,8 @@ public final class IdempotencyRetryOptions {
 
 	private final RetryListener listener;
 
+	private final Duration acceptedWait;
+
 	private IdempotencyRetryOptions(Builder builder) {
 		this.headerName = builder.headerName;
 		this.methods = Collections.unmodifiableSet(new LinkedHashSet<>(builder.methods));
@@ -99,6 +101,7 @@ public final class IdempotencyRetryOptions {
 		this.clock = builder.clock;
 		this.random = builder.random;
 		this.listener = builder.listener;
+		this.acceptedWait = builder.acceptedWait;
 	}
 
 	/**
@@ -191,6 +194,14 @@ public final class IdempotencyRetryOptions {
 	}
 
 	/**
+	 * Return how long the status link of a {@code 202 Accepted} is followed.
+	 * @return the wait, zero when a {@code 202} is returned as it is
+	 */
+	public Duration acceptedWait() {
+		return this.acceptedWait;
+	}
+
+	/**
 	 * Builds {@link IdempotencyRetryOptions}, validating every value as it is set.
 	 */
 	public static final class Builder {
@@ -225,6 +236,8 @@ public final class IdempotencyRetryOptions {
 
 		private RetryListener listener = new LoggingRetryListener();
 
+		private Duration acceptedWait = Duration.ofMinutes(5);
+
 		private Builder() {
 		}
 
@@ -244,6 +257,7 @@ public final class IdempotencyRetryOptions {
 			this.clock = options.clock;
 			this.random = options.random;
 			this.listener = options.listener;
+			this.acceptedWait = options.acceptedWait;
 		}
 
 		/**
@@ -435,6 +449,20 @@ public final class IdempotencyRetryOptions {
 		public Builder listener(RetryListener listener) {
 			Assert.notNull(listener, "'listener' must not be null");
 			this.listener = listener;
+			return this;
+		}
+
+		/**
+		 * Set how long the status link of a {@code 202 Accepted}, which the starter answers for a
+		 * request whose work goes on, is followed until the stored response is there (default 5
+		 * minutes); {@link Duration#ZERO} returns the {@code 202} as it is.
+		 * @param acceptedWait the wait
+		 * @return this builder
+		 */
+		public Builder acceptedWait(Duration acceptedWait) {
+			Assert.notNull(acceptedWait, "'acceptedWait' must not be null");
+			Assert.isTrue(!acceptedWait.isNegative(), "'acceptedWait' must not be negative");
+			this.acceptedWait = acceptedWait;
 			return this;
 		}
 

@@ -189,6 +189,85 @@ class IdempotencyKeyRetryInterceptorTests {
 		assertThat(this.server.effectsFor(key)).isEqualTo(1);
 	}
 
+	@Test
+	void a202AcceptedIsFollowedToTheStoredResponseHonouringRetryAfterWithoutSendingTheRequestAgain()
+			throws IOException {
+		this.server = TestServer.start((request, server) -> {
+			if (request.method().equals("POST")) {
+				server.recordEffect(request.key());
+				return accepted(202, "running").withHeader("Location", STATUS_PATH);
+			}
+			return (request.number() < 4) ? accepted(200, "running")
+					: Reply.of(201, "payment pay_9").withHeader("Idempotent-Replayed", "true");
+		});
+		RestClient client = client(options().build());
+
+		ResponseEntity<String> response = postPayment(client);
+
+		assertThat(response.getStatusCode().value()).isEqualTo(201);
+		assertThat(response.getBody()).isEqualTo("payment pay_9");
+		assertThat(this.server.received()).extracting(TestServer.Received::method)
+			.containsExactly("POST", "GET", "GET", "GET");
+		assertThat(this.server.received()).extracting(TestServer.Received::path)
+			.containsExactly("/payments", STATUS_PATH, STATUS_PATH, STATUS_PATH);
+		assertThat(this.server.received().get(1).body()).isEmpty();
+		assertThat(this.sleeper.delays()).containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(2),
+				Duration.ofSeconds(2));
+		assertThat(this.server.totalEffects()).isEqualTo(1);
+	}
+
+	@Test
+	void anAcceptedWorkThatWasInterruptedIsSentAgainWithTheSameKey() throws IOException {
+		this.server = TestServer.start((request, server) -> {
+			if (request.method().equals("POST")) {
+				server.recordEffect(request.key());
+				return (request.number() == 1) ? accepted(202, "running").withHeader("Location", STATUS_PATH)
+						: Reply.of(201, "payment pay_7");
+			}
+			return accepted(200, "interrupted");
+		});
+		RestClient client = client(options().build());
+
+		ResponseEntity<String> response = postPayment(client);
+
+		assertThat(response.getBody()).isEqualTo("payment pay_7");
+		assertThat(this.server.received()).extracting(TestServer.Received::method)
+			.containsExactly("POST", "GET", "POST");
+		assertThat(this.server.keysSeen()).containsOnly(this.server.keysSeen().get(0));
+	}
+
+	@Test
+	void whenTheAcceptedWaitRunsOutTheLastStateIsReturned() throws IOException {
+		this.server = TestServer.start((request, server) -> request.method().equals("POST")
+				? accepted(202, "running").withHeader("Location", STATUS_PATH) : accepted(200, "running"));
+		RestClient client = client(options().acceptedWait(Duration.ofMillis(1)).build());
+
+		ResponseEntity<String> response = postPayment(client);
+
+		assertThat(response.getStatusCode().value()).isEqualTo(202);
+		assertThat(response.getBody()).contains("\"status\":\"running\"");
+		assertThat(this.server.received()).hasSize(1);
+	}
+
+	@Test
+	void a202ThatIsNotTheStartersIsReturnedAsItIs() throws IOException {
+		this.server = TestServer.start((request, server) -> Reply.of(202, "queued"));
+		RestClient client = client(options().build());
+
+		ResponseEntity<String> response = postPayment(client);
+
+		assertThat(response.getStatusCode().value()).isEqualTo(202);
+		assertThat(response.getBody()).isEqualTo("queued");
+		assertThat(this.server.received()).hasSize(1);
+	}
+
+	private static final String STATUS_PATH = "/idempotency/operations/cGF5bWVudHMKaw";
+
+	private static Reply accepted(int status, String state) {
+		return new Reply(status, Map.of("Content-Type", "application/json", "Retry-After", "2"),
+				"{\"status\":\"" + state + "\",\"operation\":\"payments\",\"href\":\"" + STATUS_PATH + "\"}");
+	}
+
 	@ParameterizedTest(name = "{0}")
 	@MethodSource("conflictsThatWillNotChange")
 	void a409OtherThanInProgressIsReturnedAfterExactlyOneAttemptWithItsBody(String name, String contentType,
