@@ -126,9 +126,10 @@ final class HistoryChecker {
 			.count();
 		int externalCharges = state.gatewayCalls().isEmpty() ? 0 : state.charges().size();
 		int asyncRequests = (int) history.attempts().stream().filter(Attempt::async).count();
+		int acceptedRequests = (int) history.attempts().stream().filter(Attempt::accepted).count();
 		return new Report(history.run(), history.attempts().size(), byKey.size(), acknowledged, faults, answers,
 				chargesAskedAgain, calmServerErrors, Throughput.of(history, acknowledgedAt), externalCharges,
-				asyncRequests, violations);
+				asyncRequests, acceptedRequests, violations);
 	}
 
 	/**
@@ -188,7 +189,8 @@ final class HistoryChecker {
 	 * transaction (an effect outside the database is not theirs to protect).
 	 */
 	static boolean isLeased(@Nullable String mode, String operation) {
-		return !"atomic".equals(mode) || "create-payment-async".equals(operation);
+		return !"atomic".equals(mode) || "create-payment-async".equals(operation)
+				|| "create-payment-accepted".equals(operation);
 	}
 
 	/**
@@ -249,6 +251,15 @@ final class HistoryChecker {
 		}
 		if (status == 201) {
 			return attempt.replayed() ? "201 replayed" : "201 executed";
+		}
+		if (status == 202) {
+			return "202 accepted";
+		}
+		if (attempt.poll() && status == 200) {
+			return "200 state of accepted work";
+		}
+		if (attempt.poll() && status == 404) {
+			return "404 status of released work";
 		}
 		if (status == 409 && (IN_PROGRESS_TYPE.equals(attempt.problemType()) || LEASE_LOST_TYPE.equals(attempt.problemType()))) {
 			return "409 " + attempt.problemType().substring(attempt.problemType().lastIndexOf(':') + 1);

@@ -28,14 +28,14 @@ final class JdbcState implements IdempotencyRecords {
 			SELECT idempotency_key, status, locked_until::text AS locked_until,
 			       coalesce(locked_until <= now(), true) AS lease_over, response_status,
 			       encode(sha256(response_body), 'hex') AS body_hash
-			FROM idempotency_record WHERE operation IN ('create-payment', 'create-payment-async')
+			FROM idempotency_record WHERE operation IN ('create-payment', 'create-payment-async', 'create-payment-accepted')
 			""";
 
 	private static final String MARIADB_RECORDS = """
 			SELECT idempotency_key, status, CAST(locked_until AS CHAR) AS locked_until,
 			       coalesce(locked_until <= UTC_TIMESTAMP(6), true) AS lease_over, response_status,
 			       SHA2(response_body, 256) AS body_hash
-			FROM idempotency_record WHERE operation IN ('create-payment', 'create-payment-async')
+			FROM idempotency_record WHERE operation IN ('create-payment', 'create-payment-async', 'create-payment-accepted')
 			""";
 
 	private final String url;

@@ -30,7 +30,7 @@ final class RedisRecords implements IdempotencyRecords {
 
 	static final String DEFAULT_PREFIX = "idempotency:";
 
-	private static final Set<String> OPERATIONS = Set.of("create-payment", "create-payment-async");
+	private static final Set<String> OPERATIONS = Set.of("create-payment", "create-payment-async", "create-payment-accepted");
 
 	private static final byte[][] FIELDS = { utf8("status"), utf8("locked_until"), utf8("response_status"),
 			utf8("response_body") };

@@ -24,11 +24,13 @@ import org.jspecify.annotations.Nullable;
  * @param throughput acknowledgements per second with and without an active fault
  * @param externalCharges the charges the external gateway made, 0 without one
  * @param asyncRequests the requests sent to the asynchronous endpoint
+ * @param acceptedRequests the requests sent to the accepted endpoint, and the reads of their status
+ * links
  * @param violations every broken promise
  */
 record Report(@Nullable Run run, int ops, int keys, int acknowledged, Map<FaultKind, Integer> faults,
 		Map<String, Integer> answers, int chargesAskedAgain, int calmServerErrors, Throughput throughput,
-		int externalCharges, int asyncRequests, List<HistoryChecker.Violation> violations) {
+		int externalCharges, int asyncRequests, int acceptedRequests, List<HistoryChecker.Violation> violations) {
 
 	/**
 	 * Return how many distinct keys broke promises of a category.
@@ -82,6 +84,7 @@ record Report(@Nullable Run run, int ops, int keys, int acknowledged, Map<FaultK
 		line.append(" external-charges=").append(this.externalCharges);
 		line.append(" external-duplicates=").append(count(HistoryChecker.Category.EXTERNAL_DUPLICATE));
 		line.append(" async=").append(this.asyncRequests);
+		line.append(" accepted=").append(this.acceptedRequests);
 		line.append(" charges-asked-again=").append(this.chargesAskedAgain);
 		line.append(" 5xx-while-calm=").append(this.calmServerErrors);
 		line.append(String.format(Locale.ROOT, " throughput: %.1f/s with a fault active (%.0f s), %.1f/s without (%.0f s)",

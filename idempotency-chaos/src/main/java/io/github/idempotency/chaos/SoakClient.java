@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
@@ -89,7 +90,7 @@ final class SoakClient {
 		CURRENT.set(call);
 		try {
 			return this.rest.post()
-				.uri(call.async ? "/payments/async" : "/payments")
+				.uri(call.async ? "/payments/async" : call.accepted ? "/payments/accepted" : "/payments")
 				.header(IdempotencyRetryOptions.IDEMPOTENCY_KEY_HEADER, call.key)
 				.contentType(MediaType.APPLICATION_JSON)
 				.body(call.body)
@@ -117,6 +118,7 @@ final class SoakClient {
 
 		};
 		int attempt = call.attempts.incrementAndGet();
+		boolean poll = request.getMethod() == HttpMethod.GET;
 		long start = System.currentTimeMillis();
 		try (ClientHttpResponse response = execution.execute(routed, body)) {
 			int status = response.getStatusCode().value();
@@ -138,13 +140,14 @@ final class SoakClient {
 			}
 			this.history.attempt(new Attempt(call.worker, call.key, attempt, instance, call.phase, start,
 					System.currentTimeMillis(), status, "true".equals(headers.getFirst("Idempotent-Replayed")),
-					problemType, sha256(answer), null, call.requestHash, paymentId, chargeId, call.async));
+					problemType, sha256(answer), null, call.requestHash, paymentId, chargeId, call.async, call.accepted,
+					poll));
 			return new BufferedResponse(response.getStatusCode(), response.getStatusText(), headers, answer);
 		}
 		catch (IOException ex) {
 			this.history.attempt(new Attempt(call.worker, call.key, attempt, instance, call.phase, start,
 					System.currentTimeMillis(), null, false, null, null, ex.getClass().getSimpleName() + ": "
-							+ ex.getMessage(), call.requestHash, null, null, call.async));
+							+ ex.getMessage(), call.requestHash, null, null, call.async, call.accepted, poll));
 			throw ex;
 		}
 	}
@@ -187,6 +190,8 @@ final class SoakClient {
 
 		final boolean async;
 
+		final boolean accepted;
+
 		volatile String phase;
 
 		final AtomicInteger attempts = new AtomicInteger();
@@ -196,12 +201,17 @@ final class SoakClient {
 		}
 
 		Call(int worker, String key, String body, String phase, boolean async) {
+			this(worker, key, body, phase, async, false);
+		}
+
+		Call(int worker, String key, String body, String phase, boolean async, boolean accepted) {
 			this.worker = worker;
 			this.key = key;
 			this.body = body.getBytes(StandardCharsets.UTF_8);
 			this.requestHash = sha256(this.body);
 			this.phase = phase;
 			this.async = async;
+			this.accepted = accepted;
 		}
 
 	}

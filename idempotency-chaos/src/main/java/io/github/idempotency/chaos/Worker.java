@@ -18,9 +18,11 @@ import io.github.idempotency.client.UuidV7;
  * A client worker: creates payments one after the other, each under a new key, and retries each
  * with that key until an answer is final.
  * <p>
- * A quarter of the payments go to the asynchronous endpoint ({@code POST /payments/async}), half of
- * those for a customer the external gateway is slow with ({@code slow-}, longer than the
- * instances' asynchronous request timeout); each asynchronous payment is also hedged: if it has
+ * A quarter of the payments go to the asynchronous endpoint ({@code POST /payments/async}) and a
+ * quarter to the accepted one ({@code POST /payments/accepted}, answered {@code 202} with a status
+ * link that the client follows), half of those for a customer the external gateway is slow with
+ * ({@code slow-}, longer than the instances' asynchronous request timeout and than the accepted
+ * operation's accept-after); each of those payments is also hedged: if it has
  * no final answer after 100 to 500 ms, the same call (key and body) is sent to an instance from a
  * second thread too, as an impatient client would. Which payments are asynchronous, slow and
  * hedged when is drawn from the seed and the worker's number. In a quiet spell ({@link Pace}) a
@@ -29,6 +31,8 @@ import io.github.idempotency.client.UuidV7;
 final class Worker implements Runnable {
 
 	static final int ASYNC_ONE_IN = 4;
+
+	static final int ACCEPTED_ONE_IN = 3;
 
 	private final int id;
 
@@ -69,13 +73,15 @@ final class Worker implements Runnable {
 			}
 			long amount = ThreadLocalRandom.current().nextLong(100, 100_000);
 			boolean async = this.random.nextInt(ASYNC_ONE_IN) == 0;
-			boolean slow = async && this.random.nextBoolean();
+			boolean accepted = !async && this.random.nextInt(ACCEPTED_ONE_IN) == 0;
+			boolean slow = (async || accepted) && this.random.nextBoolean();
 			long hedgeAfter = 100 + this.random.nextInt(401);
 			String body = "{\"customerId\":\"" + (slow ? ChaosGateway.SLOW_PREFIX : "") + this.customerPrefix + "-w"
 					+ this.id + "-" + n + "\",\"amount\":" + amount + ",\"currency\":\"EUR\"}";
-			SoakClient.Call call = new SoakClient.Call(this.id, UuidV7.randomUuid().toString(), body, "run", async);
+			SoakClient.Call call = new SoakClient.Call(this.id, UuidV7.randomUuid().toString(), body, "run", async,
+					accepted);
 			AtomicBoolean resolved = new AtomicBoolean();
-			Future<?> hedge = async ? this.hedges.schedule(() -> {
+			Future<?> hedge = (async || accepted) ? this.hedges.schedule(() -> {
 				if (!resolved.get()) {
 					this.client.send(call);
 				}
@@ -99,7 +105,8 @@ final class Worker implements Runnable {
 				call.phase = "drain";
 			}
 			Integer status = this.client.send(call);
-			if (status != null && !SoakClient.RETRYABLE.test(status)) {
+			// A 202: the client's wait for the accepted work ran out; ask again.
+			if (status != null && !SoakClient.RETRYABLE.test(status) && status != 202) {
 				return status;
 			}
 			try {

@@ -56,6 +56,30 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void anAcceptedPaymentFollowedThroughItsStatusLinkToItsStoredResponsePasses() {
+		accepted(KEY, 1, 202, false);
+		accepted(KEY, 2, 200, true);
+		accepted(KEY, 3, 404, true);
+		accepted(KEY, 4, 202, false);
+		this.attempts.add(new Attempt(1, KEY, 5, 2, "run", 50_000, 50_005, 201, true, null, BODY, null, "r", 7L,
+				"ch_7", false, true, true));
+		effects(KEY, 7, "ch_7", BODY);
+		Report report = check();
+		assertThat(report.violations()).isEmpty();
+		assertThat(report.acknowledged()).isEqualTo(1);
+		assertThat(report.summary()).contains(" accepted=5 ");
+	}
+
+	@Test
+	void anAcceptedPaymentWhoseStoredResponseWasNeverReadIsUnresolved() {
+		accepted(KEY, 1, 202, false);
+		accepted(KEY, 2, 200, true);
+		effects(KEY, 7, "ch_7", BODY);
+		assertThat(check().violations()).extracting(HistoryChecker.Violation::category)
+			.contains(Category.UNRESOLVED);
+	}
+
+	@Test
 	void aSecondPaymentForOneKeyIsADuplicate() {
 		cleanPayment(KEY, 7, "ch_7");
 		this.payments.add(new Payment(KEY, 9, "SUCCEEDED", "ch_7"));
@@ -360,6 +384,12 @@ class HistoryCheckerTests {
 		long at = 10_000L * attempt;
 		this.attempts.add(new Attempt(1, key, attempt, 1 + attempt % 3, "run", at, at + 5, status, replayed, null, body,
 				null, "r", (paymentId != null) ? paymentId.longValue() : null, chargeId));
+	}
+
+	private void accepted(String key, int attempt, int status, boolean poll) {
+		long at = 10_000L * attempt;
+		this.attempts.add(new Attempt(1, key, attempt, 1, "run", at, at + 5, status, false, null, "state", null, "r",
+				null, null, false, true, poll));
 	}
 
 	private void problem(String key, int attempt, int status, String type) {

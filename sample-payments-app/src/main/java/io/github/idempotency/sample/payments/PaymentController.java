@@ -21,8 +21,8 @@ import io.github.idempotency.IdempotencyContext;
 import io.github.idempotency.annotation.Idempotent;
 
 /**
- * The payments API: {@code POST /payments} and {@code POST /payments/async} are safe to retry
- * with the same {@code Idempotency-Key}.
+ * The payments API: {@code POST /payments}, {@code POST /payments/async} and
+ * {@code POST /payments/accepted} are safe to retry with the same {@code Idempotency-Key}.
  */
 @RestController
 @RequestMapping("/payments")
@@ -38,6 +38,12 @@ public class PaymentController {
 	 * work runs on another thread than the request's.
 	 */
 	public static final String CREATE_ASYNC_OPERATION = "create-payment-async";
+
+	/**
+	 * Name of the idempotent operation that creates payments answered {@code 202 Accepted} when
+	 * the gateway is slower than its accept-after; LEASED, since its work goes on after its request.
+	 */
+	public static final String CREATE_ACCEPTED_OPERATION = "create-payment-accepted";
 
 	static final String TENANT_HEADER = "X-Tenant-Id";
 
@@ -86,6 +92,20 @@ public class PaymentController {
 				}
 			}
 		}, this.executor);
+	}
+
+	/**
+	 * Create a payment, charging first; when the gateway takes longer than the operation's
+	 * accept-after, the request is answered {@code 202 Accepted} with the link of its status, the
+	 * work goes on, and the link answers with the payment once it is made.
+	 */
+	@Idempotent(operation = CREATE_ACCEPTED_OPERATION)
+	@PostMapping("/accepted")
+	public ResponseEntity<PaymentResponse> createAccepted(@RequestBody CreatePaymentRequest request,
+			@RequestHeader(name = TENANT_HEADER, required = false) String tenant,
+			@RequestHeader(name = KEY_HEADER, required = false) String key) {
+		PaymentResponse payment = this.payments.createChargingFirst(PaymentKey.resolve(tenant, key), request);
+		return ResponseEntity.created(URI.create("/payments/" + payment.id())).body(payment);
 	}
 
 	@GetMapping("/{id}")
