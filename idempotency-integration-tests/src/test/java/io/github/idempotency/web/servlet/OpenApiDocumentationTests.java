@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The OpenAPI description that springdoc serves documents every {@code @Idempotent} operation
  * without the application writing any of it.
  */
-@SpringBootTest(classes = WebTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(classes = WebTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "idempotency.operations.reports.accept-after=2s")
 class OpenApiDocumentationTests {
 
 	static final PostgresTestDatabase database = PostgresTestDatabase.create("webopenapi");
@@ -55,6 +56,17 @@ class OpenApiDocumentationTests {
 			.isFalse();
 		assertThat(parameter(paths.path("/events").path("post"), "Idempotency-Key").isMissingNode()).isTrue();
 		assertThat(paths.path("/events").path("post").path("responses").has("422")).isTrue();
+	}
+
+	@Test
+	void documents202AcceptedWithItsStatusLinkOnlyForOperationsThatSetAcceptAfter() {
+		JsonNode paths = apiDocs().path("paths");
+		JsonNode accepted = paths.path("/reports").path("post").path("responses").path("202");
+		assertThat(accepted.path("headers").has("Location")).isTrue();
+		assertThat(accepted.path("headers").has("Retry-After")).isTrue();
+		assertThat(accepted.path("content").has("application/json")).isTrue();
+		assertThat(paths.path("/summaries").path("post").path("responses").has("202")).isFalse();
+		assertThat(paths.path("/effects").path("post").path("responses").has("202")).isFalse();
 	}
 
 	@Test

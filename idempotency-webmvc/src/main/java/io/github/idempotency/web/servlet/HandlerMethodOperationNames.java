@@ -8,6 +8,7 @@ import java.util.function.BiConsumer;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import io.github.idempotency.annotation.IdempotencyMode;
@@ -54,7 +55,27 @@ class HandlerMethodOperationNames implements IdempotentOperationNames {
 		return operations;
 	}
 
+	/**
+	 * Return the operation names of one handler method, one per HTTP method and route of its
+	 * mappings unless its annotation names the operation.
+	 * @param handler the handler method
+	 * @return the names, empty if it is not {@code @Idempotent}
+	 */
+	Set<String> operationNamesOf(HandlerMethod handler) {
+		Set<String> names = new TreeSet<>();
+		forEachOperation((name, attributes, handlerMethod) -> {
+			if (handlerMethod.getMethod().equals(handler.getMethod())) {
+				names.add(name);
+			}
+		});
+		return names;
+	}
+
 	private void forEachOperation(BiConsumer<String, IdempotentAttributes> action) {
+		forEachOperation((name, attributes, handlerMethod) -> action.accept(name, attributes));
+	}
+
+	private void forEachOperation(OperationAction action) {
 		this.handlerMappings.orderedStream()
 			.forEach((mapping) -> mapping.getHandlerMethods().forEach((info, handlerMethod) -> {
 				IdempotentAttributes attributes = this.attributeSource.find(handlerMethod.getMethod(),
@@ -63,13 +84,21 @@ class HandlerMethodOperationNames implements IdempotentOperationNames {
 					return;
 				}
 				if (!attributes.operation().isEmpty()) {
-					action.accept(attributes.operation(), attributes);
+					action.accept(attributes.operation(), attributes, handlerMethod);
 					return;
 				}
 				for (RequestMethod method : info.getMethodsCondition().getMethods()) {
-					info.getPatternValues().forEach((pattern) -> action.accept(method.name() + " " + pattern, attributes));
+					info.getPatternValues()
+						.forEach((pattern) -> action.accept(method.name() + " " + pattern, attributes, handlerMethod));
 				}
 			}));
+	}
+
+	@FunctionalInterface
+	private interface OperationAction {
+
+		void accept(String name, IdempotentAttributes attributes, HandlerMethod handlerMethod);
+
 	}
 
 }

@@ -1,6 +1,8 @@
 package io.github.idempotency.web.servlet;
 
+import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.headers.Header;
@@ -33,9 +35,20 @@ class IdempotencyOperationCustomizer implements OperationCustomizer {
 
 	private final String keyHeader;
 
-	public IdempotencyOperationCustomizer(IdempotentAttributeSource attributeSource, String keyHeader) {
+	private final Predicate<HandlerMethod> accepts;
+
+	/**
+	 * Create a customizer.
+	 * @param attributeSource the {@code @Idempotent} attributes of handler methods
+	 * @param keyHeader the key header
+	 * @param accepts whether a handler's operation sets accept-after, so that it may answer
+	 * {@code 202 Accepted}
+	 */
+	public IdempotencyOperationCustomizer(IdempotentAttributeSource attributeSource, String keyHeader,
+			Predicate<HandlerMethod> accepts) {
 		this.attributeSource = attributeSource;
 		this.keyHeader = keyHeader;
+		this.accepts = accepts;
 	}
 
 	@Override
@@ -69,8 +82,24 @@ class IdempotencyOperationCustomizer implements OperationCustomizer {
 				"body-too-large");
 		addProblem(responses, "422", "The key was already used for a different request",
 				"key-reused");
+		if (!responses.containsKey("202") && this.accepts.test(handlerMethod)) {
+			responses.addApiResponse("202", accepted());
+		}
 		operation.setResponses(responses);
 		return operation;
+	}
+
+	private static ApiResponse accepted() {
+		ObjectSchema state = new ObjectSchema();
+		state.setProperties(Map.of("status", new StringSchema()._enum(List.of("running")), "operation",
+				new StringSchema(), "href", new StringSchema()));
+		return new ApiResponse()
+			.description("The work goes on after its accept-after; poll Location until it answers the stored response")
+			.addHeaderObject("Location",
+					new Header().description("The status resource of this request").schema(new StringSchema()))
+			.addHeaderObject("Retry-After",
+					new Header().description("Seconds to wait before polling").schema(new IntegerSchema()))
+			.content(new Content().addMediaType("application/json", new MediaType().schema(state)));
 	}
 
 	/**

@@ -164,8 +164,13 @@ public final class IdempotencyWebMvcAutoConfiguration {
 
 		@Bean
 		IdempotencyOperationCustomizer idempotencyOperationCustomizer(IdempotentAttributeSource attributeSource,
-				IdempotencyWebProperties properties) {
-			return new IdempotencyOperationCustomizer(attributeSource, properties.getKeyHeader());
+				IdempotencyWebProperties properties, HandlerMethodOperationNames names,
+				IdempotencyProperties idempotency) {
+			return new IdempotencyOperationCustomizer(attributeSource, properties.getKeyHeader(),
+					(handler) -> names.operationNamesOf(handler).stream().anyMatch((name) -> {
+						IdempotencyProperties.Operation settings = idempotency.getOperations().get(name);
+						return settings != null && settings.getAcceptAfter() != null;
+					}));
 		}
 
 	}
