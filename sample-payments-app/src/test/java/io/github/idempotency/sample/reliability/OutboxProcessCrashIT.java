@@ -7,6 +7,12 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -29,7 +35,8 @@ import static org.awaitility.Awaitility.await;
  * killed with {@code kill -9} after that commit and before the event was sent; at the next start the
  * event publication registry sends it, and the guarded consumer ships the order once. A retry of
  * the order is answered from its record and publishes nothing more: one HTTP key, one order, one
- * event, one shipment. (A consumer killed after its effect is {@link KafkaAtomicProcessCrashIT}.)
+ * event, one shipment. In the same run a second order's consumer is killed after its shipment
+ * committed and before its offset: the record comes again and ships nothing more.
  */
 class OutboxProcessCrashIT {
 
@@ -46,6 +53,8 @@ class OutboxProcessCrashIT {
 					new DriverManagerDataSource(database.url(), database.username(), database.password()));
 			String orderRequest;
 			String orderId;
+			String shippedRequest;
+			String shippedId;
 			try (SampleProcess crashing = start(database, broker, "outbox-crashing", "--sample.crash-windows.hold=5m")) {
 				Http http = crashing.http();
 				String customer = "hold-before-publish-" + UUID.randomUUID().toString().substring(0, 8);
@@ -61,8 +70,21 @@ class OutboxProcessCrashIT {
 				orderId = orderIds(jdbc, customer).get(0);
 				crashing.awaitLog("Crash window before-publish: holding the event of key #"
 						+ KeyHashes.shortHash("order-placed:" + orderId) + " ");
-				assertThat(recordStatus(jdbc)).isEqualTo("COMPLETED");
+				assertThat(recordStatus(jdbc, orderRequest)).isEqualTo("COMPLETED");
 				assertThat(unsentEvents(jdbc)).isOne();
+				// A second order goes through at once, and its consumer is held after its shipment
+				// committed, before the offset commit.
+				String shippedCustomer = "hold-after-commit-" + UUID.randomUUID().toString().substring(0, 8);
+				HttpResponse<byte[]> shippedMandate = http.post("/cart-mandates")
+					.json(cart(shippedCustomer, "EUR", item("SKU-3", 1, 900)))
+					.send();
+				shippedRequest = order(Payments.json(shippedMandate).get("id").asString());
+				HttpResponse<byte[]> shippedOrder = http.post("/orders").json(shippedRequest).send();
+				assertThat(shippedOrder.statusCode()).as(Http.text(shippedOrder)).isEqualTo(201);
+				shippedId = Payments.json(shippedOrder).get("id").asString();
+				crashing.awaitLog("Crash window after-commit: holding order event of key #"
+						+ KeyHashes.shortHash("order-placed:" + shippedId) + " ");
+				assertThat(shipments(jdbc, shippedId)).isOne();
 				crashing.kill();
 				placing.handle((response, failure) -> null).join();
 			}
@@ -74,11 +96,16 @@ class OutboxProcessCrashIT {
 				assertThat(retry.statusCode()).as(Http.text(retry)).isEqualTo(201);
 				assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
 				assertThat(Http.text(retry)).contains("\"id\":" + orderId);
+				// The held record comes again after the restart and is answered from the consumer's record.
+				await().atMost(TIMEOUT).until(() -> everyRecordConsumed(broker));
 			}
 			assertThat(jdbc.queryForObject("SELECT count(*) FROM orders WHERE customer_id LIKE 'hold-before-publish-%'",
 					Long.class)).isOne();
-			assertThat(jdbc.queryForObject("SELECT count(*) FROM event_publication", Long.class)).isOne();
+			assertThat(jdbc.queryForObject("SELECT count(*) FROM event_publication", Long.class)).isEqualTo(2);
 			assertThat(shipments(jdbc, orderId)).isOne();
+			assertThat(shipments(jdbc, shippedId)).isOne();
+			assertThat(jdbc.queryForObject("SELECT count(*) FROM event_publication WHERE completion_date IS NULL",
+					Long.class)).isZero();
 			assertThat(jdbc.queryForObject("SELECT status FROM idempotency_record WHERE operation = 'ship-order' "
 					+ "AND idempotency_key = ?", String.class, "order-placed:" + orderId)).isEqualTo("COMPLETED");
 		}
@@ -101,9 +128,35 @@ class OutboxProcessCrashIT {
 				customer);
 	}
 
-	private static String recordStatus(JdbcTemplate jdbc) {
-		return jdbc.queryForObject("SELECT status FROM idempotency_record WHERE operation = 'place-order'",
-				String.class);
+	private static String recordStatus(JdbcTemplate jdbc, String orderRequest) {
+		String mandate = orderRequest.replaceAll(".*\"cartMandateId\":\"([^\"]+)\".*", "$1");
+		return jdbc.queryForObject("SELECT status FROM idempotency_record WHERE operation = 'place-order' "
+				+ "AND idempotency_key = ?", String.class, "order:" + mandate);
+	}
+
+	/**
+	 * Whether the consumers committed the offsets of every record of {@code order-events}: the
+	 * record held after its shipment at the kill came again, and its offset is committed now.
+	 */
+	private static boolean everyRecordConsumed(EmbeddedKafkaKraftBroker broker) throws Exception {
+		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+				broker.getBrokersAsString()))) {
+			Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("fulfilment")
+				.partitionsToOffsetAndMetadata()
+				.get();
+			Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+			admin.describeTopics(List.of("order-events"))
+				.allTopicNames()
+				.get()
+				.get("order-events")
+				.partitions()
+				.forEach((partition) -> latest.put(new TopicPartition("order-events", partition.partition()),
+						OffsetSpec.latest()));
+			Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get();
+			return ends.entrySet().stream().allMatch((end) -> end.getValue().offset() == 0
+					|| (committed.get(end.getKey()) != null
+							&& committed.get(end.getKey()).offset() >= end.getValue().offset()));
+		}
 	}
 
 	private static long unsentEvents(JdbcTemplate jdbc) {
