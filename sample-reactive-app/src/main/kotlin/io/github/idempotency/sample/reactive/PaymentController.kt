@@ -30,8 +30,8 @@ class PaymentController(private val payments: Payments, private val crashWindows
 		crashWindows.hold("after-claim", hold)
 		val key = context?.let { "${it.key().tenant()}|${it.key().key()}" }
 		val payment = payments.take(request, context?.fencingToken(), key)
-		// With spring.reactor.context-propagation=auto, this line carries the key's hash and the
-		// operation in the MDC, although the coroutine resumed on another thread.
+		// With spring.reactor.context-propagation=auto, this line would carry the key's hash and the
+		// operation in the MDC, although the coroutine resumed on another thread (docs/webflux.md).
 		logger.info("Took payment {}", payment.id)
 		crashWindows.hold("after-payment", hold)
 		return ResponseEntity.created(URI.create("/payments/${payment.id}")).body(payment)
