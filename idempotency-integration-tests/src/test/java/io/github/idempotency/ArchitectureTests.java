@@ -88,10 +88,9 @@ class ArchitectureTests {
 			"io.github.idempotency.web.reactive.ReactiveIdempotencyContext",
 			// the filter that guards the routes of functional endpoints, a bean the application uses
 			"io.github.idempotency.web.reactive.IdempotentRoutes",
-			// what the two web entry points share: problems, stored headers, the tenant header, the
-			// answers of accepted requests and their status resource
+			// what the two web entry points share: problems, stored headers, the tenant header
 			"io.github.idempotency.web.HttpProblems", "io.github.idempotency.web.StoredHeaderPolicy",
-			"io.github.idempotency.web.TenantHeader", "io.github.idempotency.web.OperationStatusResponses",
+			"io.github.idempotency.web.TenantHeader",
 			"io.github.idempotency.actuate.IdempotencyMetricsAutoConfiguration",
 			"io.github.idempotency.actuate.IdempotencyActuatorAutoConfiguration",
 			"io.github.idempotency.kafka.IdempotencyKafkaAutoConfiguration",

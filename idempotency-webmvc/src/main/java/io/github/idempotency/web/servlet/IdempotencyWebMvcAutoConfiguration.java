@@ -34,7 +34,6 @@ import io.github.idempotency.engine.OperationPolicies;
 import io.github.idempotency.TenantResolver;
 import io.github.idempotency.engine.IdempotencyProperties;
 import io.github.idempotency.store.IdempotencyStore;
-import io.github.idempotency.web.OperationStatusResponses;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;

@@ -19,7 +19,6 @@ import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.store.StoredResponse;
 import io.github.idempotency.web.HttpProblems;
-import io.github.idempotency.web.OperationStatusResponses;
 
 /**
  * Serves the status of an accepted request at the link its {@code 202 Accepted} gave: its state

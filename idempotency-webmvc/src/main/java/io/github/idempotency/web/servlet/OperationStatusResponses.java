@@ -1,4 +1,4 @@
-package io.github.idempotency.web;
+package io.github.idempotency.web.servlet;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -18,17 +18,20 @@ import io.github.idempotency.fingerprint.CanonicalJson;
 import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.RecordStatus;
 import io.github.idempotency.store.StoredResponse;
+import io.github.idempotency.web.HttpProblems;
+import io.github.idempotency.web.IdempotencyWebProperties;
+import io.github.idempotency.web.StoredHeaderPolicy;
 
 /**
  * The answers of an accepted request and of its status resource: {@code 202 Accepted} with the
  * status link, the state while the work runs, and the stored response once it is done.
  */
-public final class OperationStatusResponses {
+final class OperationStatusResponses {
 
 	/**
 	 * The problem type of a status link that names no operation of the client's.
 	 */
-	public static final String NOT_FOUND_TYPE = IdempotencyException.TYPE_PREFIX + "operation-not-found";
+	static final String NOT_FOUND_TYPE = IdempotencyException.TYPE_PREFIX + "operation-not-found";
 
 	private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
@@ -44,7 +47,7 @@ public final class OperationStatusResponses {
 	 * Create the answers of the given settings.
 	 * @param settings the settings of accepted requests
 	 */
-	public OperationStatusResponses(IdempotencyWebProperties.Accepted settings) {
+	OperationStatusResponses(IdempotencyWebProperties.Accepted settings) {
 		String path = settings.getStatusPath();
 		this.statusPath = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
 		this.retryAfter = String.valueOf(Math.max(1, settings.getRetryAfter().toSeconds()));
@@ -54,7 +57,7 @@ public final class OperationStatusResponses {
 	 * Return the path under which statuses are served.
 	 * @return the path, without a trailing slash
 	 */
-	public String statusPath() {
+	String statusPath() {
 		return this.statusPath;
 	}
 
@@ -66,7 +69,7 @@ public final class OperationStatusResponses {
 	 * @param key the key, as the client sent it
 	 * @return the link's path
 	 */
-	public String link(String operation, String key) {
+	String link(String operation, String key) {
 		String id = ENCODER.encodeToString((operation + SEPARATOR + key).getBytes(StandardCharsets.UTF_8));
 		return this.statusPath + "/" + id;
 	}
@@ -76,7 +79,7 @@ public final class OperationStatusResponses {
 	 * @param id the last segment
 	 * @return the operation and key, or {@code null} if the segment is no status link's
 	 */
-	public static @Nullable Target target(String id) {
+	static @Nullable Target target(String id) {
 		String decoded;
 		try {
 			decoded = new String(DECODER.decode(id), StandardCharsets.UTF_8);
@@ -98,7 +101,7 @@ public final class OperationStatusResponses {
 	 * @param key the key, as the client sent it
 	 * @return the answer
 	 */
-	public StoredResponse accepted(String operation, String key) {
+	StoredResponse accepted(String operation, String key) {
 		String link = link(operation, key);
 		Map<String, List<String>> headers = json();
 		headers.put(HttpHeaders.LOCATION, List.of(link));
@@ -112,7 +115,7 @@ public final class OperationStatusResponses {
 	 * @param now the current time
 	 * @return the answer
 	 */
-	public StoredResponse status(IdempotencyRecord record, Instant now) {
+	StoredResponse status(IdempotencyRecord record, Instant now) {
 		StoredResponse stored = record.response();
 		if (record.status() == RecordStatus.COMPLETED && stored != null) {
 			Map<String, List<String>> headers = new LinkedHashMap<>(stored.headers());
@@ -139,7 +142,7 @@ public final class OperationStatusResponses {
 	 * @param path the requested path
 	 * @return a {@code 404} problem
 	 */
-	public StoredResponse notFound(String path) {
+	StoredResponse notFound(String path) {
 		ProblemDetail problem = ProblemDetail.forStatus(404);
 		problem.setType(URI.create(NOT_FOUND_TYPE));
 		problem.setTitle("Operation not found");
@@ -175,7 +178,7 @@ public final class OperationStatusResponses {
 	 * @param operation the operation
 	 * @param key the key, as the client sent it
 	 */
-	public record Target(String operation, String key) {
+	record Target(String operation, String key) {
 	}
 
 }
