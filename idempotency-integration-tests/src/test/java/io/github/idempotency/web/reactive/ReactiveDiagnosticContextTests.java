@@ -3,12 +3,18 @@ package io.github.idempotency.web.reactive;
 import java.net.http.HttpResponse;
 import java.util.UUID;
 
+import io.micrometer.observation.ObservationRegistry;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+
+import reactor.core.publisher.Hooks;
 
 import io.github.idempotency.KeyHashes;
 import io.github.idempotency.testsupport.Http;
@@ -22,9 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * thread carry the key's hash and the operation in the MDC, as on Spring MVC, and the lines of
  * other requests on those threads carry neither.
  */
-@SpringBootTest(classes = ReactiveWebTestApplication.class,
+@SpringBootTest(classes = { ReactiveWebTestApplication.class, ReactiveDiagnosticContextTests.Observations.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "spring.main.web-application-type=reactive", "spring.reactor.context-propagation=auto" })
+		properties = { "spring.main.web-application-type=reactive", "spring.reactor.context-propagation=auto",
+				"spring.main.allow-bean-definition-overriding=true" })
 class ReactiveDiagnosticContextTests {
 
 	static {
@@ -42,6 +49,14 @@ class ReactiveDiagnosticContextTests {
 	int port;
 
 	Http http;
+
+	/**
+	 * Reactor's hook is global: the WebFlux tests that share this JVM run without it, as they did.
+	 */
+	@AfterAll
+	static void turnAutomaticPropagationOff() {
+		Hooks.disableAutomaticContextPropagation();
+	}
 
 	@BeforeEach
 	void setUp() {
@@ -66,6 +81,20 @@ class ReactiveDiagnosticContextTests {
 			HttpResponse<byte[]> unguarded = this.http.post("/unlogged").json("{}").send();
 			assertThat(Http.text(unguarded)).contains("\"key\":\"null\"").contains("\"operation\":\"null\"");
 		}
+	}
+
+	/**
+	 * A registry in place of the test application's TestObservationRegistry, whose validator is not
+	 * thread-safe: with automatic propagation, scopes open on several threads at once.
+	 */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class Observations {
+
+		@Bean
+		ObservationRegistry observationRegistry() {
+			return ObservationRegistry.create();
+		}
+
 	}
 
 }
