@@ -82,7 +82,7 @@ public class IdempotencyWebProperties {
 
 	/**
 	 * Operations answered 202 Accepted while their work goes on (those with
-	 * idempotency.operations.<name>.accept-after): the threads their work runs on and their status
+	 * {@code idempotency.operations.<name>.accept-after}): the threads their work runs on and their status
 	 * resource.
 	 */
 	public static class Accepted {

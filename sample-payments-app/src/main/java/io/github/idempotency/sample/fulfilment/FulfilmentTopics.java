@@ -10,8 +10,6 @@ import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.util.backoff.FixedBackOff;
 
-import io.github.idempotency.sample.payments.CrashWindowProperties;
-
 /**
  * The topics of the {@code kafka} profile, and the containers' error handler: a failed event is
  * retried three times a second apart, then goes to {@code order-events-dlt}. The starter adds what
@@ -41,15 +39,6 @@ class FulfilmentTopics {
 	@Bean
 	NewTopic orderEventsDeadLetters() {
 		return TopicBuilder.name(DEAD_LETTERS).partitions(3).replicas(1).build();
-	}
-
-	/**
-	 * The crash windows of the crash tests, which hold nothing unless told to; also the
-	 * containers' record interceptor, for the window after the listener's commit.
-	 */
-	@Bean
-	ShipmentCrashWindows shipmentCrashWindows(CrashWindowProperties properties) {
-		return new ShipmentCrashWindows(properties);
 	}
 
 	@Bean

@@ -16,14 +16,15 @@ import io.github.idempotency.KeyHashes;
 import io.github.idempotency.sample.payments.CrashWindowProperties;
 
 /**
- * The transactional outbox of the {@code kafka} profile: Spring Modulith's event publication
- * registry stores each {@link OrderPlaced} in the transaction that places its order (the ATOMIC
- * place-order claim's), and once it committed sends it to {@code order-events}, keyed by the order,
- * with its deduplication id as the {@code Idempotency-Key} header; an event not sent before a crash
- * is sent again at the next start.
+ * The transactional outbox of the {@code kafka} and {@code rabbit} profiles: Spring Modulith's event
+ * publication registry stores each {@link OrderPlaced} in the transaction that places its order (the
+ * ATOMIC place-order claim's), and once it committed sends it to {@code order-events} (the Kafka
+ * topic, or the RabbitMQ exchange through {@link OrderEventsRabbitExternalizer}), keyed by the
+ * order, with its deduplication id as the {@code Idempotency-Key} header; an event not sent before
+ * a crash is sent again at the next start.
  */
 @Configuration(proxyBeanMethods = false)
-@Profile("kafka")
+@Profile({ "kafka", "rabbit" })
 class OrderEventsOutbox {
 
 	private static final Logger logger = LoggerFactory.getLogger(OrderEventsOutbox.class);

@@ -2,7 +2,7 @@ package io.github.idempotency.sample.orders;
 
 /**
  * The event of a placed order, published in the transaction that places it; with the
- * {@code kafka} profile, the outbox externalizes it to {@code order-events}.
+ * {@code kafka} or {@code rabbit} profile, the outbox externalizes it to {@code order-events}.
  *
  * @param orderId the order
  * @param customerId its customer

@@ -55,7 +55,7 @@ public class OrderService {
 		}
 		Order order = this.orders.insert(mandate, now);
 		// In the transaction that places the order, which the ATOMIC place-order claim joins: with
-		// the kafka profile, Spring Modulith's registry stores the event with the order, and
+		// the kafka or rabbit profile, Spring Modulith's registry stores the event with the order, and
 		// externalizes it to order-events once both are committed (a transactional outbox).
 		this.events.publishEvent(new OrderPlaced(String.valueOf(order.id()), order.customerId(),
 				mandate.items().stream().mapToInt(CartItem::quantity).sum()));

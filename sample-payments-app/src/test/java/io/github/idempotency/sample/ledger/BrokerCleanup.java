@@ -6,7 +6,7 @@ import org.springframework.beans.factory.DisposableBean;
 import io.github.idempotency.sample.messaging.MessagingProperties;
 
 /**
- * Deletes the test run's queue and exchange from the local broker when the context closes.
+ * Deletes the test run's queues and exchanges from the local broker when the context closes.
  */
 public class BrokerCleanup implements DisposableBean {
 
@@ -23,6 +23,8 @@ public class BrokerCleanup implements DisposableBean {
 	public void destroy() {
 		this.admin.deleteQueue(this.properties.ledgerQueue());
 		this.admin.deleteExchange(this.properties.exchange());
+		this.admin.deleteQueue(this.properties.shipmentQueue());
+		this.admin.deleteExchange(this.properties.orderExchange());
 	}
 
 }

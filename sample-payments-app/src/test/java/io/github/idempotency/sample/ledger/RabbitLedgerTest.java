@@ -23,8 +23,8 @@ import io.github.idempotency.testsupport.Http;
 import io.github.idempotency.testsupport.PostgresTestDatabase;
 
 /**
- * The base of the ledger tests: the application in its {@code rabbit} profile on PostgreSQL and
- * the local RabbitMQ broker, with an exchange and queue of its own for this test run, two
+ * The base of the ledger and RabbitMQ outbox tests: the application in its {@code rabbit} profile on
+ * PostgreSQL and the local RabbitMQ broker, with exchanges and queues of its own for this test run, two
  * consumers that take one message at a time, and probes on the deliveries and the engine.
  */
 @SpringBootTest(classes = { SamplePaymentsApplication.class, DeliveryProbe.class, ExecutionGate.class,
@@ -43,6 +43,8 @@ abstract class RabbitLedgerTest {
 		PostgresDatasource.register(registry, database);
 		registry.add("sample.rabbit.exchange", () -> "payments.test." + RUN);
 		registry.add("sample.rabbit.ledger-queue", () -> "ledger.test." + RUN);
+		registry.add("sample.rabbit.order-exchange", () -> "order-events.test." + RUN);
+		registry.add("sample.rabbit.shipment-queue", () -> "fulfilment.test." + RUN);
 	}
 
 	@LocalServerPort
