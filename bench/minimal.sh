@@ -10,6 +10,8 @@
 # Besides requests/s it reads from PostgreSQL, per request, the transactions committed
 # (pg_stat_database), the commit records and bytes written to the WAL (pg_walinspect over the
 # run's LSN range) and, where pg_stat_statements is preloaded, the statements sent.
+# A sixth instance, LEASED with the replay cache on (idempotency.replay-cache.enabled), replays its
+# keys from its own memory (scenario replay-cached); BENCH_CACHE=0 leaves it out.
 # BENCH_DATABASE=mariadb runs it on MariaDB (127.0.0.1:3306) instead: the app's mariadb profile, no
 # Redis scenarios, and none of PostgreSQL's statistics (the report says they are absent).
 # Called by bench/run.sh; prints a table, writes bench-results/<stamp>-minimal.*.
@@ -29,6 +31,7 @@ PIDS=()
 BODY='{"name":"pen","quantity":2}'
 REDIS=${BENCH_REDIS:-1}
 FLOOR=${BENCH_FLOOR:-1}
+CACHE=${BENCH_CACHE:-1}
 REDIS_PREFIX="bench-$STAMP-minimal:"
 source bench/database.sh
 source bench/redis-stores.sh
@@ -41,6 +44,9 @@ fi
 APPS="baseline leased atomic"
 if [ "$FLOOR" = 1 ]; then
   APPS+=" floor_leased floor_atomic"
+fi
+if [ "$CACHE" = 1 ]; then
+  APPS+=" cached"
 fi
 if [ "$REDIS" = 1 ]; then
   APPS+=" redis cluster"
@@ -94,7 +100,8 @@ start_app() {
   shift 2
   # Up to five instances share one PostgreSQL (100 connections, with other users): each keeps one
   # idle connection, and opens up to ten (Hikari's default) while it is measured.
-  java -Xms256m -Xmx256m -jar "$JAR" "${PROFILE_ARGS[@]}" --server.port="$port" \
+  # BENCH_FLOOR would bind to the app's bench.floor: the floor instances get it as an argument.
+  env -u BENCH_FLOOR java -Xms256m -Xmx256m -jar "$JAR" "${PROFILE_ARGS[@]}" --server.port="$port" \
     --spring.datasource.url="$(db_url "${PREFIX}_$name")" --logging.level.root=WARN \
     --spring.datasource.hikari.minimum-idle=1 --spring.datasource.hikari.idle-timeout=10000 \
     "$@" >"$OUT/$STAMP-minimal-$name.log" 2>&1 &
@@ -174,6 +181,11 @@ if [ "$FLOOR" = 1 ]; then
   PORTS+=" 18186 18187"
 fi
 REPLAY_TARGETS="replay-leased:18182 replay-atomic:18183"
+if [ "$CACHE" = 1 ]; then
+  start_app cached 18188 --idempotency.operations.create-item.mode=LEASED --idempotency.replay-cache.enabled=true
+  PORTS+=" 18188"
+  REPLAY_TARGETS+=" replay-cached:18188"
+fi
 if [ "$REDIS" = 1 ]; then
   REDIS_ARGS=(--idempotency.store.type=redis --idempotency.redis.key-prefix="$REDIS_PREFIX")
   start_app redis 18184 "${REDIS_ARGS[@]}" --spring.data.redis.host=127.0.0.1 --spring.data.redis.port=6379
@@ -200,6 +212,9 @@ for round in $(seq 1 "$ROUNDS"); do
   if [ "$FLOOR" = 1 ]; then
     order+=" floor-leased floor-atomic"
   fi
+  if [ "$CACHE" = 1 ]; then
+    order+=" replay-cached"
+  fi
   if [ "$REDIS" = 1 ]; then
     order+=" redis-leased redis-replay cluster-leased cluster-replay"
   fi
@@ -213,6 +228,7 @@ for round in $(seq 1 "$ROUNDS"); do
       atomic) measure atomic "${PREFIX}_atomic" 18183 fresh "$round" ;;
       replay-leased) measure replay-leased "${PREFIX}_leased" 18182 replay "$round" ;;
       replay-atomic) measure replay-atomic "${PREFIX}_atomic" 18183 replay "$round" ;;
+      replay-cached) measure replay-cached "${PREFIX}_cached" 18188 replay "$round" ;;
       floor-leased) measure floor-leased "${PREFIX}_floor_leased" 18186 fresh "$round" ;;
       floor-atomic) measure floor-atomic "${PREFIX}_floor_atomic" 18187 fresh "$round" ;;
       redis-leased) measure redis-leased "${PREFIX}_redis" 18184 fresh "$round" ;;

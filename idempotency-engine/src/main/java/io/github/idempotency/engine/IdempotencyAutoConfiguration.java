@@ -7,6 +7,7 @@ import javax.sql.DataSource;
 
 import io.micrometer.observation.ObservationRegistry;
 import org.aopalliance.intercept.MethodInterceptor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -24,7 +25,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.util.ClassUtils;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.github.idempotency.IdempotencyListener;
@@ -48,13 +51,24 @@ public final class IdempotencyAutoConfiguration {
 	@Bean
 	IdempotencyEngine idempotencyEngine(ObjectProvider<IdempotencyStore> store,
 			ObjectProvider<IdempotencyListener> listeners, IdempotencyTransactions transactions,
-			LeaseHeartbeat leaseHeartbeat, IdempotencyProperties properties) {
+			LeaseHeartbeat leaseHeartbeat, IdempotencyProperties properties, ResourceLoader resourceLoader) {
 		IdempotencyProperties.Limits limits = properties.getLimits();
 		KeySpaceGuard guard = (limits.getNewKeys() > 0 || limits.getInFlight() > 0)
 				? new KeySpaceGuard(limits.getNewKeys(), limits.getInterval(), limits.getInFlight()) : null;
 		return new IdempotencyEngine(requireStore(store),
 				new CompositeIdempotencyListener(listeners.orderedStream().toList()), transactions, leaseHeartbeat,
-				guard);
+				guard, cachedReplays(properties.getReplayCache(), resourceLoader.getClassLoader()));
+	}
+
+	private static @Nullable CachedReplays cachedReplays(IdempotencyProperties.ReplayCache settings,
+			@Nullable ClassLoader classLoader) {
+		if (!settings.isEnabled()) {
+			return null;
+		}
+		if (!ClassUtils.isPresent("com.github.benmanes.caffeine.cache.Caffeine", classLoader)) {
+			throw new ReplayCacheUnavailableException();
+		}
+		return new CachedReplays(settings.getMaxEntries(), settings.getMaxSize().toBytes(), settings.getMaxAge());
 	}
 
 	@Bean

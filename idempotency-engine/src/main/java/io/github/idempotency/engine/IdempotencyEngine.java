@@ -1,7 +1,5 @@
 package io.github.idempotency.engine;
 
-import io.github.idempotency.IdempotencyRateLimitedException;
-
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -20,11 +18,13 @@ import org.springframework.transaction.TransactionStatus;
 
 import io.github.idempotency.IdempotencyKey;
 import io.github.idempotency.IdempotencyListener;
+import io.github.idempotency.IdempotencyRateLimitedException;
 import io.github.idempotency.IdempotencyStoreUnavailableException;
 import io.github.idempotency.Outcome;
 import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
+import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.store.RecordStatus;
 
@@ -50,6 +50,8 @@ class IdempotencyEngine {
 
 	private final @Nullable KeySpaceGuard guard;
 
+	private final @Nullable CachedReplays cachedReplays;
+
 	private final Map<IdempotencyKey, CompletableFuture<Void>> running = new ConcurrentHashMap<>();
 
 	private final ExecutionDurations durations = new ExecutionDurations();
@@ -69,11 +71,17 @@ class IdempotencyEngine {
 	 */
 	public IdempotencyEngine(IdempotencyStore store, IdempotencyListener listener,
 			IdempotencyTransactions transactions, LeaseHeartbeat heartbeat, @Nullable KeySpaceGuard guard) {
+		this(store, listener, transactions, heartbeat, guard, null);
+	}
+
+	IdempotencyEngine(IdempotencyStore store, IdempotencyListener listener, IdempotencyTransactions transactions,
+			LeaseHeartbeat heartbeat, @Nullable KeySpaceGuard guard, @Nullable CachedReplays cachedReplays) {
 		this.store = store;
 		this.listener = listener;
 		this.transactions = transactions;
 		this.heartbeat = heartbeat;
 		this.guard = guard;
+		this.cachedReplays = cachedReplays;
 	}
 
 	/**
@@ -87,6 +95,10 @@ class IdempotencyEngine {
 	 * @throws IdempotencyStoreUnavailableException if the store cannot be reached
 	 */
 	public Decision begin(IdempotencyKey key, String fingerprint, OperationPolicy policy) {
+		Decision cached = fromCache(key, fingerprint);
+		if (cached != null) {
+			return cached;
+		}
 		if (this.guard == null) {
 			return decide(key, fingerprint, policy);
 		}
@@ -118,6 +130,20 @@ class IdempotencyEngine {
 			return rateLimited(key);
 		}
 		proceed.execution().onFinish(permit::close);
+		return decision;
+	}
+
+	/**
+	 * Answer a replay, or a mismatch, from a completed record this instance cached, if it holds one.
+	 */
+	private @Nullable Decision fromCache(IdempotencyKey key, String fingerprint) {
+		IdempotencyRecord record = (this.cachedReplays != null) ? this.cachedReplays.find(key) : null;
+		if (record == null) {
+			return null;
+		}
+		Decision decision = Decision.of(new ClaimResult.Existing(record, Duration.ZERO), fingerprint, Duration.ZERO);
+		logger.debug("{} answered from the replay cache: {}", key, decision);
+		this.listener.onOutcome(key.operation(), outcomeOf(decision));
 		return decision;
 	}
 
@@ -202,11 +228,16 @@ class IdempotencyEngine {
 		if (result instanceof ClaimResult.Claimed claimed) {
 			return new Decision.Proceed(started(request, policy, claimed, transaction, turn));
 		}
+		ClaimResult.Existing existing = (ClaimResult.Existing) result;
+		// Only what the store has committed is cached: a claim in a caller's transaction could see
+		// that transaction's own completion, which its rollback would undo.
+		if (this.cachedReplays != null && (transaction == null || transaction.isNewTransaction())) {
+			this.cachedReplays.put(existing.record());
+		}
 		if (transaction != null) {
 			this.transactions.endUnusedClaim(transaction);
 		}
 		endTurn(request.key(), turn);
-		ClaimResult.Existing existing = (ClaimResult.Existing) result;
 		return Decision.of(existing, request.fingerprint(), this.durations.retryAfter(existing));
 	}
 

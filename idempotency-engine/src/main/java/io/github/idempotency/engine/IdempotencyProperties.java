@@ -64,6 +64,8 @@ public class IdempotencyProperties {
 
 	private final Limits limits = new Limits();
 
+	private final ReplayCache replayCache = new ReplayCache();
+
 	private final Store store = new Store();
 
 	private final Metrics metrics = new Metrics();
@@ -126,6 +128,10 @@ public class IdempotencyProperties {
 
 	public Classification getClassification() {
 		return this.classification;
+	}
+
+	public ReplayCache getReplayCache() {
+		return this.replayCache;
 	}
 
 	public Limits getLimits() {
@@ -369,6 +375,70 @@ public class IdempotencyProperties {
 
 		public void setInFlight(int inFlight) {
 			this.inFlight = inFlight;
+		}
+
+	}
+
+	/**
+	 * A cache, on each instance, of the completed records that replays were answered from, so that
+	 * later replays of them need no store round trip. A completed record never changes until it
+	 * expires (an operator cannot release it), so a cached one answers as the store would.
+	 */
+	public static class ReplayCache {
+
+		/**
+		 * Whether replays are answered from the cache; needs com.github.ben-manes.caffeine:caffeine.
+		 * Off by default: records changed in the store by hand (deleted, or their expiry moved
+		 * earlier) go on being replayed from it for up to max-age.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Most records the cache holds.
+		 */
+		private long maxEntries = 10_000;
+
+		/**
+		 * Most bytes of stored responses the cache holds.
+		 */
+		private DataSize maxSize = DataSize.ofMegabytes(32);
+
+		/**
+		 * Longest a record stays cached; never past its expiry less a minute, for clocks that
+		 * disagree.
+		 */
+		private Duration maxAge = Duration.ofMinutes(10);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public long getMaxEntries() {
+			return this.maxEntries;
+		}
+
+		public void setMaxEntries(long maxEntries) {
+			this.maxEntries = maxEntries;
+		}
+
+		public DataSize getMaxSize() {
+			return this.maxSize;
+		}
+
+		public void setMaxSize(DataSize maxSize) {
+			this.maxSize = maxSize;
+		}
+
+		public Duration getMaxAge() {
+			return this.maxAge;
+		}
+
+		public void setMaxAge(Duration maxAge) {
+			this.maxAge = maxAge;
 		}
 
 	}

@@ -190,6 +190,32 @@ class IdempotencyAutoConfigurationTests {
 	}
 
 	@Test
+	void theReplayCacheIsOffUnlessTurnedOn() {
+		this.runner.run((context) -> assertThat(context.getBean(IdempotencyEngine.class))
+			.extracting("cachedReplays")
+			.isNull());
+		this.runner.withPropertyValues("idempotency.replay-cache.enabled=true")
+			.run((context) -> assertThat(context.getBean(IdempotencyEngine.class))
+				.extracting("cachedReplays")
+				.isInstanceOf(CachedReplays.class));
+	}
+
+	@Test
+	void aReplayCacheTurnedOnWithoutCaffeineStopsTheStartAndSaysWhatToAdd() {
+		this.runner.withPropertyValues("idempotency.replay-cache.enabled=true")
+			.withClassLoader(new FilteredClassLoader("com.github.benmanes.caffeine"))
+			.run((context) -> {
+				assertThat(context).getFailure().rootCause().isInstanceOf(ReplayCacheUnavailableException.class);
+				Throwable cause = context.getStartupFailure();
+				while (!(cause instanceof ReplayCacheUnavailableException)) {
+					cause = cause.getCause();
+				}
+				assertThat(new ReplayCacheUnavailableFailureAnalyzer().analyze(cause).getAction())
+					.contains("com.github.ben-manes.caffeine:caffeine", "idempotency.replay-cache.enabled=false");
+			});
+	}
+
+	@Test
 	void withEveryStoreModuleOnTheClassPathTheFailureNamesNoModuleToAdd() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(IdempotencyJdbcAutoConfiguration.class,

@@ -30,7 +30,7 @@ public abstract class HttpContractTests {
 	int port;
 
 	@Autowired
-	JdbcTemplate jdbc;
+	protected JdbcTemplate jdbc;
 
 	@Autowired
 	IdempotencyStore store;
@@ -38,7 +38,7 @@ public abstract class HttpContractTests {
 	@Autowired
 	WebTestApplication.Gate gate;
 
-	Http http;
+	protected Http http;
 
 	@BeforeEach
 	void setUp() {
@@ -288,11 +288,11 @@ public abstract class HttpContractTests {
 			.orElse("");
 	}
 
-	private static String json(String value) {
+	protected static String json(String value) {
 		return "{\"value\":\"" + value + "\"}";
 	}
 
-	private static String unique() {
+	protected static String unique() {
 		return UUID.randomUUID().toString();
 	}
 
