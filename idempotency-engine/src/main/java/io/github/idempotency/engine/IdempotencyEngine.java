@@ -231,7 +231,7 @@ class IdempotencyEngine {
 		ClaimResult.Existing existing = (ClaimResult.Existing) result;
 		// Only what the store has committed is cached: a claim in a caller's transaction could see
 		// that transaction's own completion, which its rollback would undo.
-		if (this.cachedReplays != null && (transaction == null || transaction.isNewTransaction())) {
+		if (this.cachedReplays != null && this.transactions.sawOnlyCommitted(transaction)) {
 			this.cachedReplays.put(existing.record());
 		}
 		if (transaction != null) {

@@ -4,6 +4,7 @@ import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionStatus;
@@ -100,6 +101,17 @@ class IdempotencyTransactions {
 					+ "on the idempotency store's DataSource");
 		}
 		return this.transactionManager.getTransaction(ATOMIC);
+	}
+
+	/**
+	 * Return whether a claim made in the given transaction saw only what the store has committed:
+	 * one made outside any transaction, or in one begun for it, did; one that joined a caller's
+	 * transaction may have seen that transaction's own writes, which its rollback would undo.
+	 * @param transaction the claim's transaction, or {@code null} for a claim outside any
+	 * @return whether the claim saw only committed records
+	 */
+	public boolean sawOnlyCommitted(@Nullable TransactionStatus transaction) {
+		return transaction == null || transaction.isNewTransaction();
 	}
 
 	/**
