@@ -91,6 +91,8 @@ class ArchitectureTests {
 			// what the two web entry points share: problems, stored headers, the tenant header
 			"io.github.idempotency.web.HttpProblems", "io.github.idempotency.web.StoredHeaderPolicy",
 			"io.github.idempotency.web.TenantHeader",
+			// and the answers of accepted requests and their status resource
+			"io.github.idempotency.web.OperationStatusResponses",
 			"io.github.idempotency.actuate.IdempotencyMetricsAutoConfiguration",
 			"io.github.idempotency.actuate.IdempotencyActuatorAutoConfiguration",
 			"io.github.idempotency.kafka.IdempotencyKafkaAutoConfiguration",

@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(classes = { ReactiveWebTestApplication.class, ReactivePrincipalScopeTests.Security.class },
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "spring.main.web-application-type=reactive")
+		properties = { "spring.main.web-application-type=reactive", "idempotency.operations.reports.accept-after=0s" })
 class ReactivePrincipalScopeTests {
 
 	static {
@@ -74,6 +74,29 @@ class ReactivePrincipalScopeTests {
 		assertThat(this.jdbc.queryForList("SELECT tenant_id FROM idempotency_record WHERE idempotency_key = ?",
 				String.class, key))
 			.containsExactlyInAnyOrder("acme|principal:alice", "acme|principal:bob");
+	}
+
+	@Test
+	void theStatusOfAnAcceptedRequestIsFoundOnlyByItsPrincipal() {
+		String value = UUID.randomUUID().toString();
+		Http http = new Http(this.port);
+		HttpResponse<byte[]> accepted = http.post("/reports")
+			.header("Authorization", basic("alice"))
+			.key("k-" + value)
+			.tenant("acme")
+			.json("{\"value\":\"" + value + "\"}")
+			.send();
+		assertThat(accepted.statusCode()).isEqualTo(202);
+		String link = accepted.headers().firstValue("Location").orElseThrow();
+		// Running, or done already and answered with its stored response.
+		assertThat(http.get(link).header("Authorization", basic("alice")).tenant("acme").send().statusCode())
+			.isIn(200, 201);
+		HttpResponse<byte[]> bob = http.get(link).header("Authorization", basic("bob")).tenant("acme").send();
+		assertThat(bob.statusCode()).isEqualTo(404);
+	}
+
+	private static String basic(String user) {
+		return "Basic " + Base64.getEncoder().encodeToString((user + ":secret").getBytes(StandardCharsets.UTF_8));
 	}
 
 	@Test

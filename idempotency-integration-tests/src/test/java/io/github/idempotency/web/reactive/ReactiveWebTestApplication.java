@@ -186,6 +186,27 @@ public class ReactiveWebTestApplication {
 			});
 		}
 
+		/**
+		 * Work that may outlast its request (accept-after, set by the tests that use it): it passes
+		 * the gate, fails when told to, refuses the value {@code refuse} with a final 422.
+		 */
+		@Idempotent(operation = "reports")
+		@PostMapping("/reports")
+		Mono<ResponseEntity<Map<String, Object>>> report(@RequestBody Map<String, Object> body) {
+			return blocking(() -> {
+				this.gate.pass();
+				if (this.gate.shouldFail()) {
+					throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "try again");
+				}
+				if ("refuse".equals(body.get("value"))) {
+					throw new ResponseStatusException(HttpStatus.UNPROCESSABLE_ENTITY, "cannot report this");
+				}
+				long id = record("reports", String.valueOf(body.get("value")));
+				return ResponseEntity.created(URI.create("/reports/" + id))
+					.body(Map.<String, Object>of("id", id, "value", String.valueOf(body.get("value"))));
+			});
+		}
+
 		@Idempotent(operation = "refunds")
 		@PostMapping("/refunds/{id}")
 		Mono<Map<String, Object>> refund(@PathVariable long id, @RequestBody Map<String, Object> body,

@@ -8,6 +8,7 @@ import org.springframework.boot.test.context.runner.ReactiveWebApplicationContex
 import org.springframework.boot.webflux.autoconfigure.WebFluxAutoConfiguration;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.reactive.function.server.RouterFunction;
 import reactor.core.publisher.Mono;
 
 import io.github.idempotency.annotation.IdempotencyMode;
@@ -16,6 +17,7 @@ import io.github.idempotency.engine.IdempotencyAutoConfiguration;
 import io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * The WebFlux handlers the reactive entry point cannot guard as declared fail the start, and the
@@ -56,15 +58,23 @@ class WebFluxHandlersCheckTests {
 	}
 
 	@Test
-	void anOperationWithAcceptAfterFailsTheStartAndTheFailureSaysOnlySpringMvcServesIt() {
+	void anOperationWithAcceptAfterStartsAndServesTheStatusOfItsAcceptedRequests() {
 		this.runner.withUserConfiguration(MonoController.class)
 			.withPropertyValues("idempotency.operations.pay.accept-after=1s")
-			.run((context) -> {
-				FailureAnalysis analysis = analysis(context.getStartupFailure());
-				assertThat(analysis.getDescription()).contains("set accept-after")
-					.contains(MonoController.class.getName() + ".pay (operation 'pay')");
-				assertThat(analysis.getAction()).contains("Spring MVC");
-			});
+			.run((context) -> assertThat(context).hasNotFailed()
+				.getBean("idempotencyOperationStatusRoutes")
+				.isInstanceOf(RouterFunction.class));
+		this.runner.withUserConfiguration(MonoController.class)
+			.run((context) -> assertThat(context).doesNotHaveBean("idempotencyOperationStatusRoutes"));
+	}
+
+	@Test
+	void aFunctionalRouteOfAnOperationWithAcceptAfterIsRefusedWithWhatToDo() {
+		this.runner.withPropertyValues("idempotency.operations.routed.accept-after=1s")
+			.run((context) -> assertThatIllegalStateException()
+				.isThrownBy(() -> context.getBean(IdempotentRoutes.class).operation("routed"))
+				.withMessageContaining("functional routes do not serve")
+				.withMessageContaining("idempotency.operations.routed.accept-after"));
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package io.github.idempotency.web.reactive;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -29,6 +30,8 @@ final class CapturingResponse extends ServerHttpResponseDecorator {
 	private final ByteArrayOutputStream body = new ByteArrayOutputStream();
 
 	private @Nullable HttpStatusCode status;
+
+	private final AtomicBoolean sent = new AtomicBoolean();
 
 	CapturingResponse(ServerHttpResponse delegate) {
 		super(delegate);
@@ -103,6 +106,10 @@ final class CapturingResponse extends ServerHttpResponseDecorator {
 	 * @return completion of the write
 	 */
 	Mono<Void> sendCaptured(byte[] body) {
+		if (!this.sent.compareAndSet(false, true)) {
+			// An accepted request's 202 went first: what its work wrote is stored, not sent.
+			return Mono.empty();
+		}
 		ServerHttpResponse response = getDelegate();
 		response.setStatusCode(HttpStatusCode.valueOf(status()));
 		response.getHeaders().putAll(this.headers);
@@ -116,11 +123,33 @@ final class CapturingResponse extends ServerHttpResponseDecorator {
 	 * @return completion of the write
 	 */
 	Mono<Void> sendInstead(StoredResponse answer, Map<String, List<String>> extraHeaders) {
+		Mono<Void> sending = sendFirst(answer, extraHeaders);
+		return (sending != null) ? sending : Mono.empty();
+	}
+
+	/**
+	 * Send another response than the handler chain's, unless a response was sent already.
+	 * @param answer the status, headers and body to send
+	 * @param extraHeaders headers added to the answer's
+	 * @return completion of the write, or {@code null} if a response was sent already
+	 */
+	@Nullable Mono<Void> sendFirst(StoredResponse answer, Map<String, List<String>> extraHeaders) {
+		if (!this.sent.compareAndSet(false, true)) {
+			return null;
+		}
 		ServerHttpResponse response = getDelegate();
 		response.setStatusCode(HttpStatusCode.valueOf(answer.status()));
 		answer.headers().forEach((name, values) -> response.getHeaders().put(name, List.copyOf(values)));
 		extraHeaders.forEach((name, values) -> response.getHeaders().put(name, List.copyOf(values)));
 		return write(response, answer.body());
+	}
+
+	/**
+	 * Return whether a response was sent, or is being sent.
+	 * @return whether it was
+	 */
+	boolean sent() {
+		return this.sent.get();
 	}
 
 	private static Mono<Void> write(ServerHttpResponse response, byte[] body) {

@@ -8,19 +8,26 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.DispatcherHandler;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.ServerResponse;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 
 import io.github.idempotency.IdempotencyProblemCustomizer;
 import io.github.idempotency.OutcomeClassifier;
+import io.github.idempotency.TenantResolver;
 import io.github.idempotency.engine.IdempotencyAutoConfiguration;
+import io.github.idempotency.engine.IdempotencyProperties;
 import io.github.idempotency.engine.IdempotentAttributeSource;
 import io.github.idempotency.engine.IdempotentInvocation;
 import io.github.idempotency.engine.KeyExpressionEvaluator;
 import io.github.idempotency.engine.OperationPolicies;
+import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.web.HttpProblems;
 import io.github.idempotency.web.IdempotencyWebProperties;
+import io.github.idempotency.web.OperationStatusResponses;
 import io.github.idempotency.web.StoredHeaderPolicy;
 
 /**
@@ -59,8 +66,14 @@ public final class IdempotencyWebFluxAutoConfiguration {
 
 	@Bean
 	ReactiveWebIdempotencyHandler reactiveWebIdempotencyHandler(ReactiveClaims claims,
-			KeyExpressionEvaluator keyEvaluator, IdempotencyWebProperties properties, HttpProblems problems) {
-		return new ReactiveWebIdempotencyHandler(claims, keyEvaluator, properties.getKeyHeader(), problems);
+			KeyExpressionEvaluator keyEvaluator, IdempotencyWebProperties properties, HttpProblems problems,
+			OperationStatusResponses statuses) {
+		return new ReactiveWebIdempotencyHandler(claims, keyEvaluator, properties.getKeyHeader(), problems, statuses);
+	}
+
+	@Bean
+	OperationStatusResponses idempotencyOperationStatusResponses(IdempotencyWebProperties properties) {
+		return new OperationStatusResponses(properties.getAccepted());
 	}
 
 	@Bean
@@ -79,9 +92,14 @@ public final class IdempotencyWebFluxAutoConfiguration {
 	@Bean
 	ReactiveIdempotencyFilter reactiveIdempotencyFilter(ObjectProvider<RequestMappingHandlerMapping> mappings,
 			IdempotentAttributeSource attributeSource, ReactiveExecutionFinisher finisher, StoreScheduler store,
-			IdempotencyWebProperties properties) {
+			IdempotencyWebProperties properties, IdempotencyProperties idempotency) {
+		boolean anyAccepted = idempotency.getOperations()
+			.values()
+			.stream()
+			.anyMatch((operation) -> operation.getAcceptAfter() != null);
 		return new ReactiveIdempotencyFilter(() -> mappings.orderedStream().toList(), attributeSource, finisher, store,
-				maxBodySize(properties));
+				maxBodySize(properties),
+				anyAccepted ? (operation) -> OperationStatusResponses.accepts(idempotency, operation) : null);
 	}
 
 	private static int maxBodySize(IdempotencyWebProperties properties) {
@@ -98,6 +116,20 @@ public final class IdempotencyWebFluxAutoConfiguration {
 	WebFluxHandlersCheck idempotencyWebFluxHandlersCheck(ReactiveHandlerMethodOperationNames names,
 			OperationPolicies policies) {
 		return new WebFluxHandlersCheck(names, policies);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@Conditional(OperationStatusResponses.OnAcceptedOperations.class)
+	static final class OperationStatusConfiguration {
+
+		@Bean
+		RouterFunction<ServerResponse> idempotencyOperationStatusRoutes(IdempotencyStore store,
+				TenantResolver tenantResolver, IdempotencyProperties properties, OperationStatusResponses responses,
+				HttpProblems problems, StoreScheduler threads) {
+			return new ReactiveOperationStatusEndpoint(store, tenantResolver, properties, responses, problems, threads)
+				.routes();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -60,13 +60,19 @@ public final class IdempotentRoutes {
 	 * @param operation the operation's name, under which its settings are read
 	 * ({@code idempotency.operations.<name>.*})
 	 * @return the filter
-	 * @throws IllegalStateException if the operation is set to run ATOMIC, which WebFlux cannot do
+	 * @throws IllegalStateException if the operation is set to run ATOMIC, which WebFlux cannot do,
+	 * or to be accepted, which functional routes cannot do
 	 */
 	public HandlerFilterFunction<ServerResponse, ServerResponse> operation(String operation) {
 		OperationPolicy policy = this.policies.policyFor(operation, null);
 		if (policy.mode() == IdempotencyMode.ATOMIC) {
 			throw new IllegalStateException(WebFluxHandlersCheck.atomicRefusal("The route of operation '"
 					+ operation + "'"));
+		}
+		if (policy.accepts()) {
+			throw new IllegalStateException("The route of operation '" + operation + "' sets accept-after, which "
+					+ "functional routes do not serve: guard an annotated handler method instead, or remove "
+					+ "idempotency.operations." + operation + ".accept-after.");
 		}
 		return (request, next) -> guard(operation, request, next);
 	}

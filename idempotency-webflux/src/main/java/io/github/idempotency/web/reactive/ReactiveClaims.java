@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -87,7 +88,16 @@ final class ReactiveClaims {
 	}
 
 	private static Mono<Optional<String>> principal(ReactiveIdempotencyExchange exchange) {
-		return exchange.exchange()
+		return principal(exchange.exchange());
+	}
+
+	/**
+	 * Return the name of the request's authenticated principal, if there is one.
+	 * @param exchange the exchange
+	 * @return the name, or empty for an anonymous request
+	 */
+	static Mono<Optional<String>> principal(ServerWebExchange exchange) {
+		return exchange
 			.getPrincipal()
 			.filter((principal) -> !principal.getClass().getSimpleName().equals(ANONYMOUS))
 			.map(Principal::getName)

@@ -1,12 +1,15 @@
 package io.github.idempotency.web.reactive;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.BridgeMethodResolver;
 import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 import io.github.idempotency.engine.IdempotentCall;
 import io.github.idempotency.store.FailureTypes;
@@ -42,6 +45,8 @@ final class ReactiveIdempotencyExchange {
 	private volatile @Nullable StoredResponse refusal;
 
 	private volatile @Nullable Throwable failure;
+
+	private final Sinks.One<Accepted> accepted = Sinks.one();
 
 	/**
 	 * Create the state of one request.
@@ -170,6 +175,34 @@ final class ReactiveIdempotencyExchange {
 
 	@Nullable Throwable failure() {
 		return this.failure;
+	}
+
+	/**
+	 * Note that the claimed call's work may outlast its request: once it has run for the given
+	 * time, the request is answered {@code 202 Accepted} and the work goes on.
+	 * @param answer the {@code 202 Accepted} answer
+	 * @param after how long the request waits for the work first
+	 */
+	void acceptable(StoredResponse answer, Duration after) {
+		this.accepted.tryEmitValue(new Accepted(answer, after));
+	}
+
+	/**
+	 * Return the {@code 202 Accepted} answer of a call whose work may outlast its request, once its
+	 * work has started; never, for any other.
+	 * @return the answer and how long to wait before it
+	 */
+	Mono<Accepted> acceptable() {
+		return this.accepted.asMono();
+	}
+
+	/**
+	 * The answer of a request whose work may outlast it, and how long it waits for the work first.
+	 *
+	 * @param answer the {@code 202 Accepted} answer
+	 * @param after how long the request waits
+	 */
+	record Accepted(StoredResponse answer, Duration after) {
 	}
 
 	private enum Phase {

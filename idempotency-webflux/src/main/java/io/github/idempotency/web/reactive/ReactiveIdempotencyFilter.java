@@ -2,10 +2,13 @@ package io.github.idempotency.web.reactive;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
@@ -18,8 +21,10 @@ import org.springframework.web.reactive.result.method.annotation.RequestMappingH
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.util.context.Context;
 
 import io.github.idempotency.RequestBodyTooLargeException;
@@ -44,16 +49,28 @@ final class ReactiveIdempotencyFilter implements WebFilter, Ordered {
 
 	private final int maxBodySize;
 
+	private final @Nullable Predicate<String> acceptedOperations;
+
 	private volatile Set<HttpMethod> guardedMethods;
 
+	/**
+	 * Create the filter.
+	 * @param mappings the handler mappings
+	 * @param attributeSource the attributes of {@code @Idempotent} methods
+	 * @param finisher the finisher of exchanges
+	 * @param store the store's threads
+	 * @param maxBodySize the largest request body
+	 * @param acceptedOperations which operations set accept-after, or {@code null} if none does
+	 */
 	ReactiveIdempotencyFilter(Supplier<List<RequestMappingHandlerMapping>> mappings,
 			IdempotentAttributeSource attributeSource, ReactiveExecutionFinisher finisher, StoreScheduler store,
-			int maxBodySize) {
+			int maxBodySize, @Nullable Predicate<String> acceptedOperations) {
 		this.mappings = mappings;
 		this.attributeSource = attributeSource;
 		this.finisher = finisher;
 		this.store = store;
 		this.maxBodySize = maxBodySize;
+		this.acceptedOperations = acceptedOperations;
 	}
 
 	@Override
@@ -126,11 +143,40 @@ final class ReactiveIdempotencyFilter implements WebFilter, Ordered {
 		ServerWebExchange captured = exchange.mutate().request(request).response(response).build();
 		ReactiveIdempotencyExchange state = new ReactiveIdempotencyExchange(captured, request, response,
 				guarded.handler().getMethod());
-		return chain.filter(captured)
+		Mono<Void> work = chain.filter(captured)
 			.contextWrite(Context.of(ReactiveIdempotencyExchange.ATTRIBUTE, state))
 			.then(Mono.defer(() -> this.finisher.finish(state)))
-			.onErrorResume((ex) -> this.finisher.finishFailed(state, ex))
-			.doOnCancel(() -> state.cancel(this.store));
+			.onErrorResume((ex) -> this.finisher.finishFailed(state, ex));
+		if (this.acceptedOperations != null && this.acceptedOperations
+			.test(ReactiveWebIdempotencyHandler.operationName(guarded.attributes(), exchange))) {
+			return runAccepting(work, state);
+		}
+		return work.doOnCancel(() -> state.cancel(this.store));
+	}
+
+	/**
+	 * Run the work of a request that may be answered {@code 202 Accepted}: on a subscription of its
+	 * own, which the request's cancellation ends only until that answer was sent, so that the work
+	 * outlives the request it was accepted for and stores its response when it ends.
+	 */
+	private Mono<Void> runAccepting(Mono<Void> work, ReactiveIdempotencyExchange state) {
+		return Mono.deferContextual((context) -> {
+			Sinks.Empty<Void> done = Sinks.empty();
+			Disposable running = work.contextWrite(context)
+				.subscribe(null, done::tryEmitError, done::tryEmitEmpty);
+			Mono<Void> accepted = state.acceptable()
+				.delayUntil((answer) -> Mono.delay(answer.after()))
+				.flatMap((answer) -> {
+					Mono<Void> sent = state.response().sendFirst(answer.answer(), Map.of());
+					return (sent != null) ? sent : done.asMono();
+				});
+			return Mono.firstWithSignal(done.asMono(), accepted).doOnCancel(() -> {
+				if (!state.response().sent()) {
+					running.dispose();
+					state.cancel(this.store);
+				}
+			});
+		});
 	}
 
 	private static byte[] bytes(DataBuffer buffer) {

@@ -8,17 +8,23 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.util.pattern.PathPattern;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import io.github.idempotency.IdempotencyException;
+import io.github.idempotency.IdempotencyKey;
+import io.github.idempotency.IdempotencyKeyInProgressException;
 import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.engine.IdempotentAttributes;
+import io.github.idempotency.engine.IdempotentCall;
 import io.github.idempotency.engine.IdempotentInvocationHandler;
 import io.github.idempotency.engine.KeyExpressionEvaluator;
 import io.github.idempotency.engine.OperationPolicy;
 import io.github.idempotency.engine.SequenceNumber;
 import io.github.idempotency.web.HttpProblems;
+import io.github.idempotency.web.OperationStatusResponses;
 
 /**
  * The entry point of {@code @Idempotent} Spring WebFlux handler methods. The call's result is
@@ -36,12 +42,15 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 
 	private final HttpProblems problems;
 
+	private final OperationStatusResponses statuses;
+
 	ReactiveWebIdempotencyHandler(ReactiveClaims claims, KeyExpressionEvaluator keyEvaluator, String keyHeader,
-			HttpProblems problems) {
+			HttpProblems problems, OperationStatusResponses statuses) {
 		this.claims = claims;
 		this.keyEvaluator = keyEvaluator;
 		this.keyHeader = keyHeader;
 		this.problems = problems;
+		this.statuses = statuses;
 	}
 
 	@Override
@@ -74,6 +83,24 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 	}
 
 	/**
+	 * Return the operation of a handler's call: its annotation's, or the request method and the
+	 * route template that matched.
+	 * @param attributes the handler's attributes
+	 * @param exchange the exchange, once mapped to the handler
+	 * @return the operation's name
+	 */
+	static String operationName(IdempotentAttributes attributes, ServerWebExchange exchange) {
+		if (!attributes.operation().isEmpty()) {
+			return attributes.operation();
+		}
+		ServerHttpRequest request = exchange.getRequest();
+		Object pattern = exchange.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+		String route = (pattern instanceof PathPattern pathPattern) ? pathPattern.getPatternString()
+				: request.getPath().value();
+		return request.getMethod().name() + " " + route;
+	}
+
+	/**
 	 * One call of an {@code @Idempotent} WebFlux handler method.
 	 */
 	private final class HandlerCall extends ReactiveCall {
@@ -81,6 +108,8 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 		private final MethodInvocation invocation;
 
 		private final IdempotentAttributes attributes;
+
+		private @Nullable OperationPolicy policy;
 
 		HandlerCall(ReactiveIdempotencyExchange exchange, MethodInvocation invocation,
 				IdempotentAttributes attributes) {
@@ -91,14 +120,7 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 
 		@Override
 		public String operation() {
-			if (!this.attributes.operation().isEmpty()) {
-				return this.attributes.operation();
-			}
-			ServerHttpRequest request = exchange().request();
-			Object pattern = exchange().exchange().getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-			String route = (pattern instanceof PathPattern pathPattern) ? pathPattern.getPatternString()
-					: request.getPath().value();
-			return request.getMethod().name() + " " + route;
+			return operationName(this.attributes, exchange().exchange());
 		}
 
 		@Override
@@ -129,6 +151,35 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 				throw new IllegalStateException(
 						WebFluxHandlersCheck.atomicRefusal("@Idempotent " + this.attributes.method()));
 			}
+			this.policy = policy;
+		}
+
+		/**
+		 * Run the claimed call; for an operation that sets accept-after, tell the web filter that
+		 * its request may be answered {@code 202 Accepted} while the work goes on.
+		 */
+		@Override
+		public Publisher<?> run(IdempotentCall call) throws Throwable {
+			Publisher<?> work = super.run(call);
+			if (this.policy != null && this.policy.accepts()) {
+				IdempotencyKey key = call.key();
+				exchange().acceptable(ReactiveWebIdempotencyHandler.this.statuses.accepted(key.operation(), key.key()),
+						this.policy.acceptAfter());
+			}
+			return work;
+		}
+
+		/**
+		 * A retry of an accepted request whose work goes on gets the same answer as the first.
+		 */
+		@Override
+		public Publisher<?> refuse(IdempotencyException refusal) {
+			if (refusal instanceof IdempotencyKeyInProgressException && this.policy != null
+					&& this.policy.accepts()) {
+				exchange().refuse(ReactiveWebIdempotencyHandler.this.statuses.accepted(operation(), key()));
+				return Mono.empty();
+			}
+			return super.refuse(refusal);
 		}
 
 		@Override

@@ -13,8 +13,7 @@ import io.github.idempotency.engine.OperationPolicies;
  * Refuses at start-up the {@code @Idempotent} WebFlux handlers the reactive entry point cannot
  * guard: those that return neither a {@code Mono} nor a {@code Flux} and do not suspend, whose
  * work would not be deferred until the claim, and those whose operation runs ATOMIC, whose writes
- * could not join the claim's transaction, and those whose operation sets accept-after, which only
- * Spring MVC serves.
+ * could not join the claim's transaction.
  */
 final class WebFluxHandlersCheck implements SmartInitializingSingleton {
 
@@ -31,7 +30,6 @@ final class WebFluxHandlersCheck implements SmartInitializingSingleton {
 	public void afterSingletonsInstantiated() {
 		Set<String> notReactive = new TreeSet<>();
 		Set<String> atomic = new TreeSet<>();
-		Set<String> accepted = new TreeSet<>();
 		this.names.forEachOperation((operation, handler) -> {
 			Method method = handler.method().getMethod();
 			String name = handler.method().getBeanType().getName() + "." + method.getName();
@@ -39,15 +37,12 @@ final class WebFluxHandlersCheck implements SmartInitializingSingleton {
 				notReactive.add(name);
 			}
 			IdempotencyMode mode = handler.attributes().mode();
-			if (this.policies.policyFor(operation, null).accepts()) {
-				accepted.add(name + " (operation '" + operation + "')");
-			}
-			else if (this.policies.policyFor(operation, mode).mode() == IdempotencyMode.ATOMIC) {
+			if (this.policies.policyFor(operation, mode).mode() == IdempotencyMode.ATOMIC) {
 				atomic.add(name + " (operation '" + operation + "')");
 			}
 		});
-		if (!notReactive.isEmpty() || !atomic.isEmpty() || !accepted.isEmpty()) {
-			throw new WebFluxHandlersUnsupportedException(notReactive, atomic, accepted);
+		if (!notReactive.isEmpty() || !atomic.isEmpty()) {
+			throw new WebFluxHandlersUnsupportedException(notReactive, atomic);
 		}
 	}
 

@@ -11,18 +11,11 @@ final class WebFluxHandlersUnsupportedException extends RuntimeException {
 
 	private final Set<String> atomic;
 
-	private final Set<String> accepted;
-
-	WebFluxHandlersUnsupportedException(Set<String> notReactive, Set<String> atomic, Set<String> accepted) {
+	WebFluxHandlersUnsupportedException(Set<String> notReactive, Set<String> atomic) {
 		super("@Idempotent WebFlux handlers that cannot be guarded: not reactive " + notReactive + ", ATOMIC "
-				+ atomic + ", with accept-after " + accepted);
+				+ atomic);
 		this.notReactive = Set.copyOf(notReactive);
 		this.atomic = Set.copyOf(atomic);
-		this.accepted = Set.copyOf(accepted);
-	}
-
-	Set<String> accepted() {
-		return this.accepted;
 	}
 
 	Set<String> notReactive() {

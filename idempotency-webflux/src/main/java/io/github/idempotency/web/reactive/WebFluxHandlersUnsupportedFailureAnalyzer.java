@@ -32,14 +32,6 @@ final class WebFluxHandlersUnsupportedFailureAnalyzer
 				.append("Run them LEASED (remove mode = ATOMIC, or set idempotency.operations.<operation>.mode=LEASED),"
 						+ " with an idempotent downstream (forward the fencing token), or serve them from Spring MVC.");
 		}
-		if (!cause.accepted().isEmpty()) {
-			description.append(description.isEmpty() ? "" : "\n")
-				.append("The operations of these @Idempotent WebFlux handlers set accept-after, which only Spring MVC "
-						+ "serves (202 Accepted with a status resource):");
-			new TreeSet<>(cause.accepted()).forEach((method) -> description.append("\n    - ").append(method));
-			action.append(action.isEmpty() ? "" : " ")
-				.append("Remove idempotency.operations.<operation>.accept-after, or serve them from Spring MVC.");
-		}
 		return new FailureAnalysis(description.toString(), action.toString(), cause);
 	}
 

@@ -1,6 +1,7 @@
 package io.github.idempotency.web.servlet;
 
 import io.github.idempotency.web.IdempotencyWebProperties;
+import io.github.idempotency.web.OperationStatusResponses;
 import io.github.idempotency.web.StoredHeaderPolicy;
 import io.github.idempotency.web.HttpProblems;
 import io.github.idempotency.engine.IdempotencyAutoConfiguration;
@@ -145,7 +146,7 @@ public final class IdempotencyWebMvcAutoConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@Conditional(OnAcceptedOperations.class)
+	@Conditional(OperationStatusResponses.OnAcceptedOperations.class)
 	static class OperationStatusConfiguration {
 
 		@Bean

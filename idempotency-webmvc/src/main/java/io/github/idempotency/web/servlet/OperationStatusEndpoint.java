@@ -1,7 +1,6 @@
 package io.github.idempotency.web.servlet;
 
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 
 import org.springframework.web.servlet.function.HandlerFunction;
@@ -19,6 +18,7 @@ import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
 import io.github.idempotency.store.StoredResponse;
 import io.github.idempotency.web.HttpProblems;
+import io.github.idempotency.web.OperationStatusResponses;
 
 /**
  * Serves the status of an accepted request at the link its {@code 202 Accepted} gave: its state
@@ -31,7 +31,7 @@ final class OperationStatusEndpoint implements HandlerFunction<ServerResponse> {
 
 	private final TenantResolver tenants;
 
-	private final Map<String, IdempotencyProperties.Operation> operations;
+	private final IdempotencyProperties properties;
 
 	private final OperationStatusResponses responses;
 
@@ -41,7 +41,7 @@ final class OperationStatusEndpoint implements HandlerFunction<ServerResponse> {
 			OperationStatusResponses responses, HttpProblems problems) {
 		this.store = store;
 		this.tenants = tenants;
-		this.operations = properties.getOperations();
+		this.properties = properties;
 		this.responses = responses;
 		this.problems = problems;
 	}
@@ -54,7 +54,7 @@ final class OperationStatusEndpoint implements HandlerFunction<ServerResponse> {
 	public ServerResponse handle(ServerRequest request) {
 		String path = request.path();
 		OperationStatusResponses.Target target = OperationStatusResponses.target(request.pathVariable("id"));
-		if (target == null || !accepts(target.operation())) {
+		if (target == null || !OperationStatusResponses.accepts(this.properties, target.operation())) {
 			return send(this.responses.notFound(path));
 		}
 		Optional<IdempotencyRecord> record;
@@ -70,11 +70,6 @@ final class OperationStatusEndpoint implements HandlerFunction<ServerResponse> {
 		}
 		return send(record.map((found) -> this.responses.status(found, Instant.now()))
 			.orElseGet(() -> this.responses.notFound(path)));
-	}
-
-	private boolean accepts(String operation) {
-		IdempotencyProperties.Operation settings = this.operations.get(operation);
-		return settings != null && settings.getAcceptAfter() != null;
 	}
 
 	private static ServerResponse send(StoredResponse response) {

@@ -22,6 +22,7 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerMapping;
 
 import io.github.idempotency.web.HttpProblems;
+import io.github.idempotency.web.OperationStatusResponses;
 import io.github.idempotency.FingerprintRequest;
 import io.github.idempotency.IdempotencyException;
 import io.github.idempotency.IdempotencyKey;

@@ -1,4 +1,4 @@
-package io.github.idempotency.web.servlet;
+package io.github.idempotency.web;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -9,29 +9,34 @@ import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 
 import io.github.idempotency.IdempotencyException;
+import io.github.idempotency.engine.IdempotencyProperties;
 import io.github.idempotency.fingerprint.CanonicalJson;
 import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.RecordStatus;
 import io.github.idempotency.store.StoredResponse;
-import io.github.idempotency.web.HttpProblems;
-import io.github.idempotency.web.IdempotencyWebProperties;
-import io.github.idempotency.web.StoredHeaderPolicy;
 
 /**
- * The answers of an accepted request and of its status resource: {@code 202 Accepted} with the
- * status link, the state while the work runs, and the stored response once it is done.
+ * The answers of an accepted request and of its status resource, on either web stack:
+ * {@code 202 Accepted} with the status link, the state while the work runs, and the stored
+ * response once it is done.
  */
-final class OperationStatusResponses {
+public final class OperationStatusResponses {
 
 	/**
 	 * The problem type of a status link that names no operation of the client's.
 	 */
-	static final String NOT_FOUND_TYPE = IdempotencyException.TYPE_PREFIX + "operation-not-found";
+	public static final String NOT_FOUND_TYPE = IdempotencyException.TYPE_PREFIX + "operation-not-found";
 
 	private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
@@ -47,7 +52,7 @@ final class OperationStatusResponses {
 	 * Create the answers of the given settings.
 	 * @param settings the settings of accepted requests
 	 */
-	OperationStatusResponses(IdempotencyWebProperties.Accepted settings) {
+	public OperationStatusResponses(IdempotencyWebProperties.Accepted settings) {
 		String path = settings.getStatusPath();
 		this.statusPath = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
 		this.retryAfter = String.valueOf(Math.max(1, settings.getRetryAfter().toSeconds()));
@@ -57,7 +62,7 @@ final class OperationStatusResponses {
 	 * Return the path under which statuses are served.
 	 * @return the path, without a trailing slash
 	 */
-	String statusPath() {
+	public String statusPath() {
 		return this.statusPath;
 	}
 
@@ -69,7 +74,7 @@ final class OperationStatusResponses {
 	 * @param key the key, as the client sent it
 	 * @return the link's path
 	 */
-	String link(String operation, String key) {
+	public String link(String operation, String key) {
 		String id = ENCODER.encodeToString((operation + SEPARATOR + key).getBytes(StandardCharsets.UTF_8));
 		return this.statusPath + "/" + id;
 	}
@@ -79,7 +84,7 @@ final class OperationStatusResponses {
 	 * @param id the last segment
 	 * @return the operation and key, or {@code null} if the segment is no status link's
 	 */
-	static @Nullable Target target(String id) {
+	public static @Nullable Target target(String id) {
 		String decoded;
 		try {
 			decoded = new String(DECODER.decode(id), StandardCharsets.UTF_8);
@@ -101,7 +106,7 @@ final class OperationStatusResponses {
 	 * @param key the key, as the client sent it
 	 * @return the answer
 	 */
-	StoredResponse accepted(String operation, String key) {
+	public StoredResponse accepted(String operation, String key) {
 		String link = link(operation, key);
 		Map<String, List<String>> headers = json();
 		headers.put(HttpHeaders.LOCATION, List.of(link));
@@ -115,7 +120,7 @@ final class OperationStatusResponses {
 	 * @param now the current time
 	 * @return the answer
 	 */
-	StoredResponse status(IdempotencyRecord record, Instant now) {
+	public StoredResponse status(IdempotencyRecord record, Instant now) {
 		StoredResponse stored = record.response();
 		if (record.status() == RecordStatus.COMPLETED && stored != null) {
 			Map<String, List<String>> headers = new LinkedHashMap<>(stored.headers());
@@ -142,7 +147,7 @@ final class OperationStatusResponses {
 	 * @param path the requested path
 	 * @return a {@code 404} problem
 	 */
-	StoredResponse notFound(String path) {
+	public StoredResponse notFound(String path) {
 		ProblemDetail problem = ProblemDetail.forStatus(404);
 		problem.setType(URI.create(NOT_FOUND_TYPE));
 		problem.setTitle("Operation not found");
@@ -178,7 +183,36 @@ final class OperationStatusResponses {
 	 * @param operation the operation
 	 * @param key the key, as the client sent it
 	 */
-	record Target(String operation, String key) {
+	public record Target(String operation, String key) {
+	}
+
+	/**
+	 * Matches when an operation sets {@code idempotency.operations.<name>.accept-after}: only then
+	 * is the status resource of accepted requests served.
+	 */
+	public static final class OnAcceptedOperations extends SpringBootCondition {
+
+		@Override
+		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			Map<String, IdempotencyProperties.Operation> operations = Binder.get(context.getEnvironment())
+				.bind("idempotency.operations", Bindable.mapOf(String.class, IdempotencyProperties.Operation.class))
+				.orElse(Map.of());
+			return operations.values().stream().anyMatch((operation) -> operation.getAcceptAfter() != null)
+					? ConditionOutcome.match("an operation sets accept-after")
+					: ConditionOutcome.noMatch("no operation sets accept-after");
+		}
+
+	}
+
+	/**
+	 * Return whether an operation sets {@code accept-after}.
+	 * @param properties the settings
+	 * @param operation the operation
+	 * @return whether its requests may be accepted
+	 */
+	public static boolean accepts(IdempotencyProperties properties, String operation) {
+		IdempotencyProperties.Operation settings = properties.getOperations().get(operation);
+		return settings != null && settings.getAcceptAfter() != null;
 	}
 
 }
