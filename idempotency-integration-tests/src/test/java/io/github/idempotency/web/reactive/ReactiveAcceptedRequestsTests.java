@@ -20,6 +20,7 @@ import io.github.idempotency.web.servlet.WebTestApplication.Gate;
 import io.github.idempotency.web.servlet.WebTestSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -31,7 +32,8 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(classes = ReactiveWebTestApplication.class,
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "spring.main.web-application-type=reactive", "idempotency.operations.reports.accept-after=200ms",
-				"idempotency.operations.reports.lease=2s", "idempotency.accepted.retry-after=3s" })
+				"idempotency.operations.reports.lease=2s", "idempotency.accepted.retry-after=3s",
+				"idempotency.operations.logged.accept-after=0s" })
 class ReactiveAcceptedRequestsTests {
 
 	static {
@@ -167,6 +169,22 @@ class ReactiveAcceptedRequestsTests {
 		HttpResponse<byte[]> retry = this.http.post("/reports").key(key).json(json("refuse")).send();
 		assertThat(retry.statusCode()).isEqualTo(422);
 		assertThat(retry.body()).isEqualTo(done.body());
+	}
+
+	@Test
+	void workThatEndsJustAsItsRequestIsAcceptedAnswersEveryRequestOnce() {
+		// accept-after 0s and work that takes no time: the 202 and the work's own response race for
+		// the answer, and whichever wins, the request ends (a request once hung here).
+		for (int i = 0; i < 100; i++) {
+			String value = unique();
+			HttpResponse<byte[]> response = assertTimeoutPreemptively(Duration.ofSeconds(20),
+					() -> this.http.post("/logged").key("k-" + value).json(json(value)).send());
+			assertThat(response.statusCode()).isIn(200, 202);
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> this.jdbc.queryForObject(
+						"SELECT count(*) FROM idempotency_record WHERE idempotency_key = ? AND status = 'COMPLETED'",
+						Integer.class, "k-" + value) == 1);
+		}
 	}
 
 	private HttpResponse<byte[]> awaitDone(String link, String tenant) {

@@ -2,6 +2,7 @@ package io.github.idempotency.web.reactive;
 
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.UUID;
 
@@ -27,6 +28,7 @@ import io.github.idempotency.testsupport.PostgresTestDatabase;
 import io.github.idempotency.web.servlet.WebTestSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * With Spring Security on WebFlux, records are bound to the authenticated principal of the
@@ -80,12 +82,12 @@ class ReactivePrincipalScopeTests {
 	void theStatusOfAnAcceptedRequestIsFoundOnlyByItsPrincipal() {
 		String value = UUID.randomUUID().toString();
 		Http http = new Http(this.port);
-		HttpResponse<byte[]> accepted = http.post("/reports")
+		HttpResponse<byte[]> accepted = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> http.post("/reports")
 			.header("Authorization", basic("alice"))
 			.key("k-" + value)
 			.tenant("acme")
 			.json("{\"value\":\"" + value + "\"}")
-			.send();
+			.send());
 		assertThat(accepted.statusCode()).isEqualTo(202);
 		String link = accepted.headers().firstValue("Location").orElseThrow();
 		// Running, or done already and answered with its stored response.

@@ -3,7 +3,7 @@ package io.github.idempotency.web.reactive;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -31,7 +31,13 @@ final class CapturingResponse extends ServerHttpResponseDecorator {
 
 	private @Nullable HttpStatusCode status;
 
-	private final AtomicBoolean sent = new AtomicBoolean();
+	private static final int UNSENT = 0;
+
+	private static final int SENT = 1;
+
+	private static final int SENT_ACCEPTED = 2;
+
+	private final AtomicInteger sent = new AtomicInteger(UNSENT);
 
 	CapturingResponse(ServerHttpResponse delegate) {
 		super(delegate);
@@ -106,7 +112,7 @@ final class CapturingResponse extends ServerHttpResponseDecorator {
 	 * @return completion of the write
 	 */
 	Mono<Void> sendCaptured(byte[] body) {
-		if (!this.sent.compareAndSet(false, true)) {
+		if (!this.sent.compareAndSet(UNSENT, SENT)) {
 			// An accepted request's 202 went first: what its work wrote is stored, not sent.
 			return Mono.empty();
 		}
@@ -134,22 +140,33 @@ final class CapturingResponse extends ServerHttpResponseDecorator {
 	 * @return completion of the write, or {@code null} if a response was sent already
 	 */
 	@Nullable Mono<Void> sendFirst(StoredResponse answer, Map<String, List<String>> extraHeaders) {
-		if (!this.sent.compareAndSet(false, true)) {
-			return null;
-		}
+		return this.sent.compareAndSet(UNSENT, SENT) ? send(answer, extraHeaders) : null;
+	}
+
+	/**
+	 * Send the {@code 202 Accepted} answer of a request whose work goes on, unless a response was
+	 * sent already; from then on, what the work's end sends is nothing.
+	 * @param answer the answer
+	 * @return completion of the write, or {@code null} if a response was sent already
+	 */
+	@Nullable Mono<Void> sendAccepted(StoredResponse answer) {
+		return this.sent.compareAndSet(UNSENT, SENT_ACCEPTED) ? send(answer, Map.of()) : null;
+	}
+
+	/**
+	 * Return whether the request was answered {@code 202 Accepted} while its work goes on.
+	 * @return whether it was
+	 */
+	boolean sentAccepted() {
+		return this.sent.get() == SENT_ACCEPTED;
+	}
+
+	private Mono<Void> send(StoredResponse answer, Map<String, List<String>> extraHeaders) {
 		ServerHttpResponse response = getDelegate();
 		response.setStatusCode(HttpStatusCode.valueOf(answer.status()));
 		answer.headers().forEach((name, values) -> response.getHeaders().put(name, List.copyOf(values)));
 		extraHeaders.forEach((name, values) -> response.getHeaders().put(name, List.copyOf(values)));
 		return write(response, answer.body());
-	}
-
-	/**
-	 * Return whether a response was sent, or is being sent.
-	 * @return whether it was
-	 */
-	boolean sent() {
-		return this.sent.get();
 	}
 
 	private static Mono<Void> write(ServerHttpResponse response, byte[] body) {

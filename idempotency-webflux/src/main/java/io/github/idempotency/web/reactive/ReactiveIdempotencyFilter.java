@@ -2,7 +2,6 @@ package io.github.idempotency.web.reactive;
 
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -157,25 +156,37 @@ final class ReactiveIdempotencyFilter implements WebFilter, Ordered {
 	/**
 	 * Run the work of a request that may be answered {@code 202 Accepted}: on a subscription of its
 	 * own, which the request's cancellation ends only until that answer was sent, so that the work
-	 * outlives the request it was accepted for and stores its response when it ends.
+	 * outlives the request it was accepted for and stores its response when it ends. The request
+	 * ends when its answer is written: the work's response, or the {@code 202}, whichever took the
+	 * response first.
 	 */
 	private Mono<Void> runAccepting(Mono<Void> work, ReactiveIdempotencyExchange state) {
+		CapturingResponse response = state.response();
 		return Mono.deferContextual((context) -> {
-			Sinks.Empty<Void> done = Sinks.empty();
-			Disposable running = work.contextWrite(context)
-				.subscribe(null, done::tryEmitError, done::tryEmitEmpty);
-			Mono<Void> accepted = state.acceptable()
+			Sinks.Empty<Void> answered = Sinks.empty();
+			Disposable running = work.contextWrite(context).subscribe(null, (ex) -> {
+				if (!response.sentAccepted()) {
+					answered.tryEmitError(ex);
+				}
+			}, () -> {
+				if (!response.sentAccepted()) {
+					answered.tryEmitEmpty();
+				}
+			});
+			Disposable accepting = state.acceptable()
 				.delayUntil((answer) -> Mono.delay(answer.after()))
 				.flatMap((answer) -> {
-					Mono<Void> sent = state.response().sendFirst(answer.answer(), Map.of());
-					return (sent != null) ? sent : done.asMono();
-				});
-			return Mono.firstWithSignal(done.asMono(), accepted).doOnCancel(() -> {
-				if (!state.response().sent()) {
+					Mono<Void> sending = response.sendAccepted(answer.answer());
+					return (sending != null) ? sending.thenReturn(true) : Mono.<Boolean>empty();
+				})
+				.subscribe((sent) -> answered.tryEmitEmpty(), answered::tryEmitError);
+			return answered.asMono().doOnCancel(() -> {
+				if (!response.sentAccepted()) {
+					accepting.dispose();
 					running.dispose();
 					state.cancel(this.store);
 				}
-			});
+			}).doFinally((signal) -> accepting.dispose());
 		});
 	}
 
