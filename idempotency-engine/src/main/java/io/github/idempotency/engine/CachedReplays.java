@@ -75,14 +75,6 @@ final class CachedReplays {
 		}
 	}
 
-	/**
-	 * Return how many records are cached, as far as the cache knows without cleaning up.
-	 * @return the estimated size
-	 */
-	long size() {
-		return this.cache.estimatedSize();
-	}
-
 	private record Entry(IdempotencyRecord record, Instant until) {
 
 		long weight() {

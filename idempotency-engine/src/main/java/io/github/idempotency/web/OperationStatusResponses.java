@@ -197,11 +197,19 @@ public final class OperationStatusResponses {
 			Map<String, IdempotencyProperties.Operation> operations = Binder.get(context.getEnvironment())
 				.bind("idempotency.operations", Bindable.mapOf(String.class, IdempotencyProperties.Operation.class))
 				.orElse(Map.of());
-			return operations.values().stream().anyMatch((operation) -> operation.getAcceptAfter() != null)
-					? ConditionOutcome.match("an operation sets accept-after")
+			return anyAccepts(operations) ? ConditionOutcome.match("an operation sets accept-after")
 					: ConditionOutcome.noMatch("no operation sets accept-after");
 		}
 
+	}
+
+	/**
+	 * Return whether any operation sets {@code accept-after}.
+	 * @param operations the operations' settings
+	 * @return whether any request may be accepted
+	 */
+	public static boolean anyAccepts(Map<String, IdempotencyProperties.Operation> operations) {
+		return operations.values().stream().anyMatch((operation) -> operation.getAcceptAfter() != null);
 	}
 
 	/**

@@ -93,10 +93,7 @@ public final class IdempotencyWebFluxAutoConfiguration {
 	ReactiveIdempotencyFilter reactiveIdempotencyFilter(ObjectProvider<RequestMappingHandlerMapping> mappings,
 			IdempotentAttributeSource attributeSource, ReactiveExecutionFinisher finisher, StoreScheduler store,
 			IdempotencyWebProperties properties, IdempotencyProperties idempotency) {
-		boolean anyAccepted = idempotency.getOperations()
-			.values()
-			.stream()
-			.anyMatch((operation) -> operation.getAcceptAfter() != null);
+		boolean anyAccepted = OperationStatusResponses.anyAccepts(idempotency.getOperations());
 		return new ReactiveIdempotencyFilter(() -> mappings.orderedStream().toList(), attributeSource, finisher, store,
 				maxBodySize(properties),
 				anyAccepted ? (operation) -> OperationStatusResponses.accepts(idempotency, operation) : null);
