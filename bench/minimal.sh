@@ -12,6 +12,8 @@
 # run's LSN range) and, where pg_stat_statements is preloaded, the statements sent.
 # A sixth instance, LEASED with the replay cache on (idempotency.replay-cache.enabled), replays its
 # keys from its own memory (scenario replay-cached); BENCH_CACHE=0 leaves it out.
+# A seventh, LEASED with each claim and completion written alone (idempotency.jdbc.write-batch-size=1, scenario
+# leased-alone), shows what writing concurrent writes together buys; BENCH_ALONE=0 leaves it out.
 # BENCH_DATABASE=mariadb runs it on MariaDB (127.0.0.1:3306) instead: the app's mariadb profile, no
 # Redis scenarios, and none of PostgreSQL's statistics (the report says they are absent).
 # Called by bench/run.sh; prints a table, writes bench-results/<stamp>-minimal.*.
@@ -32,6 +34,7 @@ BODY='{"name":"pen","quantity":2}'
 REDIS=${BENCH_REDIS:-1}
 FLOOR=${BENCH_FLOOR:-1}
 CACHE=${BENCH_CACHE:-1}
+ALONE=${BENCH_ALONE:-1}
 REDIS_PREFIX="bench-$STAMP-minimal:"
 source bench/database.sh
 source bench/redis-stores.sh
@@ -47,6 +50,9 @@ if [ "$FLOOR" = 1 ]; then
 fi
 if [ "$CACHE" = 1 ]; then
   APPS+=" cached"
+fi
+if [ "$ALONE" = 1 ]; then
+  APPS+=" alone"
 fi
 if [ "$REDIS" = 1 ]; then
   APPS+=" redis cluster"
@@ -145,7 +151,7 @@ measure() {
     syncs0=$(db_sql "SELECT wal_sync FROM pg_stat_wal")
   fi
   line=$(BENCH_MODE=$mode BENCH_PREFIX="$prefix" BENCH_KEYS=500 BENCH_PATH=/items BENCH_BODY="$BODY" \
-    wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 30s -s bench/payments.lua "http://127.0.0.1:$port" \
+    wrk -t"$(( CONNECTIONS < 2 ? 1 : 2 ))" -c"$CONNECTIONS" -d"${DURATION}s" --timeout 30s -s bench/payments.lua "http://127.0.0.1:$port" \
     | grep '^BENCH_RESULT ' | sed 's/^BENCH_RESULT //')
   if [ "$DATABASE" = postgres ]; then
     # Backends report their statistics at most once a second, and asynchronous commits reach the
@@ -181,6 +187,10 @@ if [ "$FLOOR" = 1 ]; then
   PORTS+=" 18186 18187"
 fi
 REPLAY_TARGETS="replay-leased:18182 replay-atomic:18183"
+if [ "$ALONE" = 1 ]; then
+  start_app alone 18189 --idempotency.operations.create-item.mode=LEASED --idempotency.jdbc.write-batch-size=1
+  PORTS+=" 18189"
+fi
 if [ "$CACHE" = 1 ]; then
   start_app cached 18188 --idempotency.operations.create-item.mode=LEASED --idempotency.replay-cache.enabled=true
   PORTS+=" 18188"
@@ -198,7 +208,7 @@ echo "Warming up each instance until its throughput settles"
 for port in $PORTS; do
   BENCH_PATH=/items BENCH_BODY="$BODY" warm_up "$port" "$CONNECTIONS" "warmup-$port-$STAMP"
   BENCH_MODE=replay BENCH_KEYS=500 BENCH_PREFIX="warmup-replay-$port-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
-    wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" -s bench/payments.lua "http://127.0.0.1:$port" >/dev/null
+    wrk -t"$(( CONNECTIONS < 2 ? 1 : 2 ))" -c"$CONNECTIONS" -d"${WARMUP}s" -s bench/payments.lua "http://127.0.0.1:$port" >/dev/null
 done
 # the 500 keys each replay scenario cycles over, each stored once before measuring
 for target in $REPLAY_TARGETS; do
@@ -215,6 +225,9 @@ for round in $(seq 1 "$ROUNDS"); do
   if [ "$CACHE" = 1 ]; then
     order+=" replay-cached"
   fi
+  if [ "$ALONE" = 1 ]; then
+    order+=" leased-alone"
+  fi
   if [ "$REDIS" = 1 ]; then
     order+=" redis-leased redis-replay cluster-leased cluster-replay"
   fi
@@ -229,6 +242,7 @@ for round in $(seq 1 "$ROUNDS"); do
       replay-leased) measure replay-leased "${PREFIX}_leased" 18182 replay "$round" ;;
       replay-atomic) measure replay-atomic "${PREFIX}_atomic" 18183 replay "$round" ;;
       replay-cached) measure replay-cached "${PREFIX}_cached" 18188 replay "$round" ;;
+      leased-alone) measure leased-alone "${PREFIX}_alone" 18189 fresh "$round" ;;
       floor-leased) measure floor-leased "${PREFIX}_floor_leased" 18186 fresh "$round" ;;
       floor-atomic) measure floor-atomic "${PREFIX}_floor_atomic" 18187 fresh "$round" ;;
       redis-leased) measure redis-leased "${PREFIX}_redis" 18184 fresh "$round" ;;

@@ -7,7 +7,7 @@ warm_up() {
   while [ "$waited" -lt "${WARMUP_MAX:-120}" ]; do
     window=$((window + 1))
     rate=$(BENCH_MODE=fresh BENCH_PREFIX="$prefix-$window" \
-      wrk -t2 -c"$connections" -d10s --timeout 30s -s bench/payments.lua "http://127.0.0.1:$port" \
+      wrk -t"$(( connections < 2 ? 1 : 2 ))" -c"$connections" -d10s --timeout 30s -s bench/payments.lua "http://127.0.0.1:$port" \
       | sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p')
     waited=$((waited + 10))
     if [ "$previous" != 0 ] && python3 -c "import sys; sys.exit(0 if abs($rate - $previous) <= 0.05 * $previous else 1)"; then

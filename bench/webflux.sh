@@ -5,6 +5,9 @@
 # the local Redis (the payments still in PostgreSQL) - each on a database of its own, warmed up,
 # then driven over HTTP with wrk from another process in interleaved rounds; replays of 500 stored
 # keys too. Ratios are to the unguarded app of the same run, medians over the rounds.
+# BENCH_BEFORE_JAR names another build of the reactive sample (an earlier commit's, say) to start
+# twice more, LEASED on PostgreSQL and on Redis (scenarios leased-before, redis-before), measured
+# in the same rounds: what a change bought, in one run.
 # BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS (8) as for bench/run.sh. Prints a table and
 # writes bench-results/<stamp>-webflux.jsonl and .md.
 set -euo pipefail
@@ -23,6 +26,12 @@ PIDS=()
 BODY='{"customerId":"c-bench","amount":2999,"currency":"USD"}'
 REDIS_PREFIX="bench-$STAMP-webflux:"
 APPS="baseline leased redis"
+BEFORE_JAR=${BENCH_BEFORE_JAR:-}
+SCENARIOS="baseline leased redis replay-leased replay-redis"
+if [ -n "$BEFORE_JAR" ]; then
+  APPS+=" leased_before redis_before"
+  SCENARIOS+=" leased-before redis-before"
+fi
 source bench/database.sh
 source bench/warm-up.sh
 if [ "$DATABASE" != postgres ]; then
@@ -57,9 +66,12 @@ cleanup() {
 trap cleanup EXIT
 
 start_app() {
-  local name=$1 port=$2
+  local name=$1 port=$2 jar=$JAR
   shift 2
-  java -Xms256m -Xmx256m -jar "$JAR" --spring.profiles.active=postgres --server.port="$port" \
+  if [[ $name == *_before ]]; then
+    jar=$BEFORE_JAR
+  fi
+  java -Xms256m -Xmx256m -jar "$jar" --spring.profiles.active=postgres --server.port="$port" \
     --spring.datasource.url="$(db_url "${PREFIX}_$name")" --logging.level.root=WARN \
     --spring.datasource.hikari.minimum-idle=1 --spring.datasource.hikari.idle-timeout=10000 \
     "$@" >"$OUT/$STAMP-webflux-$name.log" 2>&1 &
@@ -98,8 +110,16 @@ start_app leased 18282
 start_app redis 18283 --idempotency.store.type=redis --idempotency.redis.key-prefix="$REDIS_PREFIX" \
   --spring.data.redis.host=127.0.0.1 --spring.data.redis.port=6379
 
+PORTS="18281 18282 18283"
+if [ -n "$BEFORE_JAR" ]; then
+  start_app leased_before 18284
+  start_app redis_before 18285 --idempotency.store.type=redis --idempotency.redis.key-prefix="${REDIS_PREFIX}before:" \
+    --spring.data.redis.host=127.0.0.1 --spring.data.redis.port=6379
+  PORTS+=" 18284 18285"
+fi
+
 echo "Warming up each instance until its throughput settles"
-for port in 18281 18282 18283; do
+for port in $PORTS; do
   BENCH_PATH=/payments BENCH_BODY="$BODY" warm_up "$port" "$CONNECTIONS" "warmup-$port-$STAMP"
 done
 for target in replay-leased:18282 replay-redis:18283; do
@@ -109,13 +129,15 @@ done
 
 echo "Measuring ${DURATION}s per scenario, $ROUNDS interleaved rounds, $CONNECTIONS connections"
 for round in $(seq 1 "$ROUNDS"); do
-  for scenario in baseline leased redis replay-leased replay-redis; do
+  for scenario in $SCENARIOS; do
     case $scenario in
       baseline) measure baseline 18281 fresh "$round" ;;
       leased) measure leased 18282 fresh "$round" ;;
       redis) measure redis 18283 fresh "$round" ;;
       replay-leased) measure replay-leased 18282 replay "$round" ;;
       replay-redis) measure replay-redis 18283 replay "$round" ;;
+      leased-before) measure leased-before 18284 fresh "$round" ;;
+      redis-before) measure redis-before 18285 fresh "$round" ;;
     esac
   done
 done
@@ -127,7 +149,9 @@ def median(scenario):
     return statistics.median(r["requests"] / (r["duration_us"] / 1e6) for r in rows if r["scenario"] == scenario)
 base = median("baseline")
 lines = ["| scenario | requests/s | ratio to unguarded | errors |", "|---|---|---|---|"]
-for scenario in ["baseline", "leased", "redis", "replay-leased", "replay-redis"]:
+for scenario in ["baseline", "leased", "leased-before", "redis", "redis-before", "replay-leased", "replay-redis"]:
+    if not any(r["scenario"] == scenario for r in rows):
+        continue
     rps = median(scenario)
     errors = sum(r["socket_errors"] + r["status_errors"] for r in rows if r["scenario"] == scenario)
     lines.append(f"| {scenario} | {rps:,.0f} | {rps / base:.2f} | {errors} |")

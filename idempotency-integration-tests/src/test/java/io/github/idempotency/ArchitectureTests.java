@@ -53,6 +53,7 @@ class ArchitectureTests {
 			"io.github.idempotency.store.RepeatedFailure", "io.github.idempotency.store.FailureTypes",
 			"io.github.idempotency.store.TransactionalIdempotencyStore",
 			"io.github.idempotency.store.SequencingIdempotencyStore",
+			"io.github.idempotency.store.NonBlockingIdempotencyStore",
 			"io.github.idempotency.store.ReferencingIdempotencyStore",
 			// the problems of the HTTP contract, each an exception an application may catch
 			"io.github.idempotency.IdempotencyLeaseLostException", "io.github.idempotency.IdempotencyRateLimitedException",
@@ -75,6 +76,7 @@ class ArchitectureTests {
 			"io.github.idempotency.engine.IdempotencyAutoConfiguration",
 			"io.github.idempotency.engine.IdempotencyProperties",
 			"io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration",
+			"io.github.idempotency.jdbc.IdempotencyDataSource",
 			"io.github.idempotency.jdbc.IdempotencyJdbcProperties", "io.github.idempotency.jdbc.IdempotencyPurgeProperties",
 			"io.github.idempotency.redis.IdempotencyRedisProperties",
 			"io.github.idempotency.web.IdempotencyWebProperties",

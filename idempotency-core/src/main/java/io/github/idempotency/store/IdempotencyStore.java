@@ -35,6 +35,22 @@ public interface IdempotencyStore {
 	boolean complete(IdempotencyKey key, UUID token, StoredResponse response, Duration ttl);
 
 	/**
+	 * As {@link #complete}, for a completion that no transaction holds (a LEASED call outside any
+	 * transaction, or one stored after its caller's commit), which a store may therefore write
+	 * together with others that arrive at the same time; it is durable when this returns. The
+	 * default calls {@link #complete}.
+	 * @param key the key
+	 * @param token the fencing token the claim returned
+	 * @param response the response to replay from now on
+	 * @param ttl how long from now the record is kept
+	 * @return {@code false} if the claim was taken over and nothing was written
+	 */
+	default boolean completeOutsideTransaction(IdempotencyKey key, UUID token, StoredResponse response,
+			Duration ttl) {
+		return complete(key, token, response, ttl);
+	}
+
+	/**
 	 * Give a claimed key up so that a retry runs again, compare-and-set on its fencing token, as
 	 * {@link #release(IdempotencyKey, UUID, String)} with a failure that was not told.
 	 * @param key the key

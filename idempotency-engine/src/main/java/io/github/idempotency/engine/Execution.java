@@ -7,6 +7,9 @@ import io.github.idempotency.IdempotencyStaleSequenceException;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.observation.Observation;
@@ -23,6 +26,7 @@ import io.github.idempotency.Outcome;
 import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.store.NonBlockingIdempotencyStore;
 import io.github.idempotency.store.SequencingIdempotencyStore;
 import io.github.idempotency.store.SequencingIdempotencyStore.SequenceAdvance;
 import io.github.idempotency.store.RecordStatus;
@@ -202,12 +206,106 @@ final class Execution {
 	 * claim's token, completed, which no take-over leaves behind.
 	 */
 	boolean storeOutside(StoredResponse response) {
-		if (this.store.complete(key(), this.token, response, ttl())) {
+		if (this.store.completeOutsideTransaction(key(), this.token, response, ttl())) {
 			return true;
 		}
 		return this.store.find(key())
 			.filter((record) -> record.status() == RecordStatus.COMPLETED && this.token.equals(record.token()))
 			.isPresent();
+	}
+
+	/**
+	 * As {@link #complete}, for a claim made without blocking: the response is stored at once,
+	 * without blocking the calling thread.
+	 * @param response the response
+	 * @return how it ended
+	 */
+	CompletionStage<Completion> completeAsync(StoredResponse response) {
+		begin();
+		return immediate().completeAsync(this, response);
+	}
+
+	/**
+	 * As {@link #storeOutside}, without blocking the calling thread.
+	 */
+	CompletionStage<Boolean> storeOutsideAsync(StoredResponse response) {
+		NonBlockingIdempotencyStore store = IdempotencyEngine.nonBlocking(this.store);
+		return store.completeAsync(key(), this.token, response, ttl())
+			.thenCompose((stored) -> stored ? CompletableFuture.completedFuture(true)
+					: store.findAsync(key())
+						.thenApply((record) -> record
+							.filter((found) -> found.status() == RecordStatus.COMPLETED
+									&& this.token.equals(found.token()))
+							.isPresent()));
+	}
+
+	/**
+	 * As {@link #release(String)}, for a claim made without blocking, without blocking the calling
+	 * thread.
+	 * @param failure what failed, or {@code null} if not told
+	 * @return completion once the key is released, or was found taken over
+	 */
+	CompletionStage<Void> releaseAsync(@Nullable String failure) {
+		begin();
+		stopHeartbeat();
+		return releaseClaimAsync(failure).whenComplete((released, ex) -> end(Outcome.RELEASED))
+			.thenApply((released) -> null);
+	}
+
+	/**
+	 * As {@link #advanceSequence}, for a claim made without blocking: at once, as the claim.
+	 * @param sequence the call's scope and number
+	 * @return completion once the number is accepted; a stale number fails with
+	 * {@link IdempotencyStaleSequenceException} and an unreachable store with
+	 * {@link IdempotencyStoreUnavailableException}, the key given up in both cases
+	 */
+	CompletionStage<Void> advanceSequenceAsync(SequenceNumber sequence) {
+		immediate();
+		return IdempotencyEngine.nonBlocking(this.store)
+			.advanceSequenceAsync(key().tenant(), sequence.scope(), sequence.number(), ttl())
+			.handle((advance, failure) -> {
+				if (failure != null) {
+					Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+							? failure.getCause() : failure;
+					return releaseAsync(FailureTypes.of(cause)).<Void>handle((released, ex) -> {
+						throw IdempotencyEngine.unavailable(cause);
+					});
+				}
+				if (advance.accepted()) {
+					return CompletableFuture.<Void>completedFuture(null);
+				}
+				IdempotencyStaleSequenceException stale = new IdempotencyStaleSequenceException(sequence.number(),
+						advance.highest());
+				logger.debug("{} refused: sequence {} is below the highest, {}", key(), sequence.number(),
+						advance.highest());
+				begin();
+				stopHeartbeat();
+				return releaseClaimAsync(FailureTypes.of(stale))
+					.whenComplete((released, ex) -> end(Outcome.STALE_SEQUENCE))
+					.<Void>handle((released, ex) -> {
+						throw new CompletionException(stale);
+					});
+			})
+			.thenCompose((advanced) -> advanced);
+	}
+
+	private CompletionStage<Boolean> releaseClaimAsync(@Nullable String failure) {
+		NonBlockingIdempotencyStore store = IdempotencyEngine.nonBlocking(this.store);
+		return store.releaseAsync(key(), this.token, failure).whenComplete((released, ex) -> {
+			if (ex != null) {
+				logger.warn("Could not release {}; it frees when its lease runs out", key(), ex);
+			}
+			else {
+				logger.debug("{} {}", key(), released ? "released" : "was taken over; not released");
+			}
+		});
+	}
+
+	private ImmediateSettlement immediate() {
+		if (this.settlement instanceof ImmediateSettlement immediate) {
+			return immediate;
+		}
+		throw new IllegalStateException(key() + " was claimed in a transaction: it cannot be settled without blocking");
 	}
 
 	/**

@@ -74,8 +74,9 @@ public final class IdempotencyAutoConfiguration {
 	@Bean
 	IdempotencyTransactions idempotencyTransactions(ObjectProvider<PlatformTransactionManager> transactionManager,
 			ObjectProvider<IdempotencyStore> store, ObjectProvider<DataSource> dataSource) {
-		return new IdempotencyTransactions(transactionManager.getIfUnique(),
-				(requireStore(store) instanceof TransactionalIdempotencyStore) ? dataSource.getIfUnique() : null);
+		boolean joins = requireStore(store) instanceof TransactionalIdempotencyStore transactional
+				&& transactional.joinsApplicationTransactions();
+		return new IdempotencyTransactions(transactionManager.getIfUnique(), joins ? dataSource.getIfUnique() : null);
 	}
 
 	@Bean(destroyMethod = "close")

@@ -3,6 +3,8 @@ package io.github.idempotency.engine;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +28,7 @@ import io.github.idempotency.store.ClaimRequest;
 import io.github.idempotency.store.ClaimResult;
 import io.github.idempotency.store.IdempotencyRecord;
 import io.github.idempotency.store.IdempotencyStore;
+import io.github.idempotency.store.NonBlockingIdempotencyStore;
 import io.github.idempotency.store.RecordStatus;
 
 /**
@@ -134,6 +137,146 @@ class IdempotencyEngine {
 	}
 
 	/**
+	 * Return whether the store's claims and settlements can be awaited without holding a thread,
+	 * so that {@link #beginAsync} may be used.
+	 * @return whether the store is non-blocking
+	 */
+	boolean nonBlocking() {
+		return this.store instanceof NonBlockingIdempotencyStore;
+	}
+
+	/**
+	 * As {@link #begin}, for a LEASED call outside any transaction, on a non-blocking store,
+	 * without blocking the calling thread: a duplicate's wait for the first request's result is a
+	 * timer, not a sleeping thread.
+	 * @param key the key
+	 * @param fingerprint the request fingerprint
+	 * @param policy the operation's settings, LEASED
+	 * @return the decision, completed on the store's threads or the timer's
+	 */
+	CompletionStage<Decision> beginAsync(IdempotencyKey key, String fingerprint, OperationPolicy policy) {
+		if (policy.mode() != IdempotencyMode.LEASED) {
+			throw new IllegalStateException("Only a LEASED call is claimed without blocking, not " + key);
+		}
+		Decision cached = fromCache(key, fingerprint);
+		if (cached != null) {
+			return CompletableFuture.completedFuture(cached);
+		}
+		if (this.guard == null) {
+			return decideAsync(key, fingerprint, policy);
+		}
+		KeySpaceGuard.Permit permit = this.guard.tryAcquire(key.tenant());
+		CompletionStage<Boolean> limited = (permit != null) ? CompletableFuture.completedFuture(false)
+				: nonBlocking(this.store).findAsync(key)
+					.handle((record, failure) -> {
+						if (failure != null) {
+							throw unavailable(failure);
+						}
+						return record.filter((found) -> found.status() != RecordStatus.RELEASED).isEmpty();
+					});
+		return limited
+			.thenCompose((unknown) -> unknown ? CompletableFuture.completedFuture(rateLimited(key))
+					: decideAsync(key, fingerprint, policy))
+			.handle((decision, failure) -> {
+				if (failure != null) {
+					if (permit != null) {
+						permit.refund();
+					}
+					throw (failure instanceof CompletionException completion) ? completion
+							: new CompletionException(failure);
+				}
+				return permitted(key, decision, permit);
+			})
+			.thenCompose((decision) -> decision);
+	}
+
+	/**
+	 * Hand a guarded key's permit to its execution, or back when it did not run.
+	 */
+	private CompletionStage<Decision> permitted(IdempotencyKey key, Decision decision,
+			KeySpaceGuard.@Nullable Permit permit) {
+		if (!(decision instanceof Decision.Proceed proceed)) {
+			if (permit != null) {
+				permit.refund();
+			}
+			return CompletableFuture.completedFuture(decision);
+		}
+		if (permit == null) {
+			// The key was known when looked at, but had expired by the claim: a new key after all.
+			return proceed.execution()
+				.releaseAsync(IdempotencyRateLimitedException.class.getName())
+				.handle((released, failure) -> rateLimited(key));
+		}
+		proceed.execution().onFinish(permit::close);
+		return CompletableFuture.completedFuture(decision);
+	}
+
+	private CompletionStage<Decision> decideAsync(IdempotencyKey key, String fingerprint, OperationPolicy policy) {
+		ClaimRequest request = new ClaimRequest(key, fingerprint, policy.lease(), policy.ttl(), policy.archive());
+		return attemptAsync(request, policy, System.nanoTime() + policy.maxWait().toNanos(), FIRST_POLL_NANOS);
+	}
+
+	private CompletionStage<Decision> attemptAsync(ClaimRequest request, OperationPolicy policy, long deadline,
+			long pause) {
+		IdempotencyKey key = request.key();
+		return nonBlocking(this.store).claimAsync(request).handle((result, failure) -> {
+			if (failure != null) {
+				throw unavailable(failure);
+			}
+			return claimed(request, policy, result, null, null, ImmediateSettlement.INSTANCE);
+		}).thenCompose((decision) -> {
+			long remaining = deadline - System.nanoTime();
+			if (!(decision instanceof Decision.InProgress) || remaining <= 0) {
+				if (!(decision instanceof Decision.Proceed)) {
+					logger.debug("{} answered without running: {}", key, decision);
+					this.listener.onOutcome(key.operation(), outcomeOf(decision));
+				}
+				return CompletableFuture.completedFuture(decision);
+			}
+			return changeAsync(key, pause, remaining)
+				.thenCompose((changed) -> attemptAsync(request, policy, deadline, Math.min(pause * 2, MAX_POLL_NANOS)));
+		});
+	}
+
+	/**
+	 * As {@link #awaitChange}, on a timer: completes when a request of the key running here
+	 * finishes, or after the pause before the store is asked again.
+	 */
+	private CompletionStage<Void> changeAsync(IdempotencyKey key, long pause, long remaining) {
+		CompletableFuture<Void> done = this.running.get(key);
+		long delay = (done != null) ? remaining : Math.min(pause, remaining);
+		CompletableFuture<Void> timer = CompletableFuture.runAsync(() -> {
+		}, CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS));
+		return (done != null) ? done.applyToEither(timer, (ignored) -> null) : timer;
+	}
+
+	/**
+	 * Return the store as one that is called without blocking.
+	 * @param store the store
+	 * @return it, cast
+	 * @throws IllegalStateException if it cannot be called so
+	 */
+	static NonBlockingIdempotencyStore nonBlocking(IdempotencyStore store) {
+		if (store instanceof NonBlockingIdempotencyStore nonBlocking) {
+			return nonBlocking;
+		}
+		throw new IllegalStateException(
+				"The idempotency store " + store.getClass().getName() + " cannot be called without blocking");
+	}
+
+	/**
+	 * Translate a failure of the store's asynchronous call as its blocking call's would be.
+	 */
+	static CompletionException unavailable(Throwable failure) {
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		if (cause instanceof DataAccessException) {
+			return new CompletionException(new IdempotencyStoreUnavailableException(cause));
+		}
+		return (failure instanceof CompletionException completion) ? completion : new CompletionException(cause);
+	}
+
+	/**
 	 * Answer a replay, or a mismatch, from a completed record this instance cached, if it holds one.
 	 */
 	private @Nullable Decision fromCache(IdempotencyKey key, String fingerprint) {
@@ -225,8 +368,20 @@ class IdempotencyEngine {
 			endTurn(request.key(), turn);
 			throw ex;
 		}
+		return claimed(request, policy, result, transaction, turn,
+				(result instanceof ClaimResult.Claimed) ? Settlement.of(policy.mode(), transaction, this.transactions)
+						: null);
+	}
+
+	/**
+	 * Decide on what a claim answered: run the claimed call with its settlement, or answer from the
+	 * record that held the key.
+	 */
+	private Decision claimed(ClaimRequest request, OperationPolicy policy, ClaimResult result,
+			@Nullable TransactionStatus transaction, @Nullable CompletableFuture<Void> turn,
+			@Nullable Settlement settlement) {
 		if (result instanceof ClaimResult.Claimed claimed) {
-			return new Decision.Proceed(started(request, policy, claimed, transaction, turn));
+			return new Decision.Proceed(started(request, policy, claimed, settlement, turn));
 		}
 		ClaimResult.Existing existing = (ClaimResult.Existing) result;
 		// Only what the store has committed is cached: a claim in a caller's transaction could see
@@ -242,11 +397,10 @@ class IdempotencyEngine {
 	}
 
 	private Execution started(ClaimRequest request, OperationPolicy policy, ClaimResult.Claimed claimed,
-			TransactionStatus transaction, @Nullable CompletableFuture<Void> turn) {
+			Settlement settlement, @Nullable CompletableFuture<Void> turn) {
 		IdempotencyKey key = request.key();
 		logger.debug("{} claimed{}", key, claimed.takenOver() ? " after its lease ran out" : "");
 		this.listener.onExecutionStarted(key.operation(), claimed.takenOver());
-		Settlement settlement = Settlement.of(policy.mode(), transaction, this.transactions);
 		Execution execution = new Execution(this.store, this.transactions, this.listener, request, claimed, policy,
 				settlement);
 		CompletableFuture<Void> done = (turn != null) ? turn : new CompletableFuture<>();

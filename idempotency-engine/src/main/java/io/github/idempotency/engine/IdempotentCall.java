@@ -1,5 +1,7 @@
 package io.github.idempotency.engine;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
@@ -98,6 +100,63 @@ public final class IdempotentCall {
 			logger.warn("{} ran past its lease and was taken over; its result is discarded", key());
 		}
 		return Answer.of(completion, execution.policy().lease(), this.mismatchDetail);
+	}
+
+	/**
+	 * As {@link #finish}, for a call claimed without blocking ({@link IdempotentInvocation#invokeAsync}),
+	 * without blocking the calling thread.
+	 * @param response the result as it is stored
+	 * @param failure what the call threw, or {@code null}
+	 * @param disposition whether the result is final or transient
+	 * @return what the caller gets
+	 */
+	public CompletionStage<Answer> finishAsync(StoredResponse response, @Nullable Throwable failure,
+			Disposition disposition) {
+		end();
+		Execution execution = execution();
+		if (disposition == Disposition.RELEASE) {
+			return releaseQuietlyAsync(FailureTypes.of(response.status(), failure)).thenApply((released) -> Answer.DELIVER);
+		}
+		CompletionStage<Completion> completion;
+		try {
+			completion = execution.completeAsync(response);
+		}
+		catch (RuntimeException ex) {
+			completion = CompletableFuture.failedFuture(ex);
+		}
+		return completion.handle((completed, ex) -> {
+			if (ex != null) {
+				logger.warn("Could not store the result of {}; its key frees when its lease runs out", key(), ex);
+				return new Answer.Refuse(new IdempotencyStoreUnavailableException(ex));
+			}
+			if (completed instanceof Completion.TakenOver) {
+				logger.warn("{} ran past its lease and was taken over; its result is discarded", key());
+			}
+			return Answer.of(completed, execution.policy().lease(), this.mismatchDetail);
+		});
+	}
+
+	/**
+	 * As {@link #release}, for a call claimed without blocking, without blocking the calling
+	 * thread; a failure to release is logged, and the key frees when its lease runs out.
+	 * @param failure what failed, as {@link FailureTypes} names it
+	 * @return completion once the key is released, or could not be
+	 */
+	public CompletionStage<Void> releaseAsync(String failure) {
+		end();
+		return releaseQuietlyAsync(failure);
+	}
+
+	private CompletionStage<Void> releaseQuietlyAsync(String failure) {
+		CompletionStage<Void> released;
+		try {
+			released = execution().releaseAsync(failure);
+		}
+		catch (RuntimeException ex) {
+			released = CompletableFuture.failedFuture(ex);
+		}
+		// The execution logs a store that failed to release.
+		return released.handle((ignored, ex) -> null);
 	}
 
 	/**

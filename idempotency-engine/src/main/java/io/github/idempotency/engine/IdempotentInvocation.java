@@ -5,10 +5,15 @@ import io.github.idempotency.MissingIdempotencyKeyException;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.MDC;
 
 import io.github.idempotency.IdempotencyContext;
 import io.github.idempotency.IdempotencyException;
@@ -54,94 +59,95 @@ public final class IdempotentInvocation {
 	 * @throws Throwable what the call threw, or a refusal its entry point throws
 	 */
 	public <R> @Nullable R invoke(CallAdapter<R> adapter) throws Throwable {
-		IdempotentCall call = new IdempotentCall(adapter.mismatchDetail());
-		String operation = adapter.operation();
-		IdempotencyMdc.putOperation(operation);
-		OperationPolicy policy = this.policies.policyFor(operation, adapter.mode());
-		IdempotencyObservationContext observed = new IdempotencyObservationContext(operation,
-				policy.mode().name().toLowerCase(Locale.ROOT));
-		String key;
-		try {
-			key = adapter.key();
-			if (key == null && adapter.required()) {
-				throw new MissingIdempotencyKeyException(adapter.missingKeyDetail());
-			}
+		Guarded<R> guarded = new Guarded<>(adapter);
+		if (!guarded.start()) {
+			return guarded.unguarded();
 		}
-		catch (IdempotencyException ex) {
-			refuseMissingKey(observed);
-			call.refused();
-			return adapter.refuse(ex);
-		}
-		if (key == null) {
-			return adapter.proceedUnguarded();
-		}
-		String keyHash = KeyHashes.shortHash(key);
-		IdempotencyMdc.putKeyHash(keyHash);
-		observed.keyHash(keyHash);
-		Observation observation = observation(observed).start();
-		Execution execution = null;
 		Decision decision;
 		try {
-			IdempotencyKey scopedKey = new IdempotencyKey(this.tenantResolver.resolveTenant(), operation, key);
-			adapter.accept(policy);
-			String fingerprint = this.fingerprinter.fingerprint(adapter.fingerprint(operation));
-			SequenceNumber sequence = adapter.sequence();
-			decision = this.engine.begin(scopedKey, fingerprint, policy);
-			if (decision instanceof Decision.Proceed proceed) {
-				execution = proceed.execution();
-				observed.attempt(execution.attempt());
-				// From here on the execution stops the observation when it ends.
-				execution.observe(observation, observed);
-				observation.event(IdempotencyObservationDocumentation.Events.CLAIMED);
-				if (sequence != null) {
-					// After the claim: a duplicate of a processed number is answered as one.
-					execution.advanceSequence(sequence);
-				}
-				call.claimed(execution);
-			}
-			else {
-				observed.outcome(IdempotencyEngine.outcomeOf(decision).tag());
+			guarded.scope();
+			decision = this.engine.begin(guarded.key, guarded.fingerprint, guarded.policy);
+			guarded.observe(decision);
+			Execution execution = guarded.execution;
+			if (execution != null && guarded.sequence != null) {
+				// After the claim: a duplicate of a processed number is answered as one.
+				execution.advanceSequence(guarded.sequence);
 			}
 		}
 		catch (IdempotencyException ex) {
-			stopUnlessOwned(execution, observation, observed, ex);
-			call.refused();
-			return adapter.refuse(ex);
+			return guarded.refused(ex);
 		}
 		catch (Throwable ex) {
-			stopUnlessOwned(execution, observation, observed, ex);
+			guarded.failed(ex);
 			throw ex;
 		}
-		if (execution == null) {
-			observation.stop();
-			return answer(call, adapter, decision);
-		}
-		try (Observation.Scope scope = observation.openScope();
-				IdempotencyContext.Scope context = IdempotencyContext.open(execution.context())) {
-			return adapter.run(call);
-		}
+		// Outside the refusals above: an entry point may answer a replay or a refusal by throwing.
+		return guarded.run(decision);
 	}
 
-	private static void stopUnlessOwned(@Nullable Execution execution, Observation observation,
-			IdempotencyObservationContext observed, Throwable failure) {
-		if (execution != null) {
-			return;
-		}
-		if (observed.outcome() == null) {
-			observed.outcome(IdempotencyObservationContext.ERROR);
-			observation.error(failure);
-		}
-		observation.stop();
+	/**
+	 * Return whether the store can be called without blocking, so that a LEASED call outside any
+	 * transaction may be invoked with {@link #invokeAsync}.
+	 * @return whether the store is non-blocking
+	 */
+	public boolean nonBlocking() {
+		return this.engine.nonBlocking();
 	}
 
-	private static <R> @Nullable R answer(IdempotentCall call, CallAdapter<R> adapter, Decision decision) {
-		Answer answer = Answer.of(decision, adapter.mismatchDetail());
-		if (answer instanceof Answer.Replay replay) {
-			call.replayed();
-			return adapter.replay(replay.response());
+	/**
+	 * As {@link #invoke}, for a LEASED call outside any transaction on a {@link #nonBlocking()}
+	 * store, without blocking the calling thread: what comes before the claim runs on it, the rest
+	 * (running the call, or answering it) on the given executor, with the call's logging context.
+	 * @param <R> what the call returns
+	 * @param adapter the call, as its entry point sees it
+	 * @param continuation where the call runs, or is answered, once its key is claimed or refused
+	 * @return what {@link #invoke} would return, or what it would throw
+	 */
+	public <R> CompletionStage<@Nullable R> invokeAsync(CallAdapter<R> adapter, Executor continuation) {
+		Guarded<R> guarded = new Guarded<>(adapter);
+		try {
+			if (!guarded.start()) {
+				return CompletableFuture.completedFuture(guarded.unguarded());
+			}
+			guarded.scope();
 		}
-		call.refused();
-		return adapter.refuse(((Answer.Refuse) answer).refusal());
+		catch (IdempotencyException ex) {
+			return CompletableFuture.completedFuture(guarded.refused(ex));
+		}
+		catch (Throwable ex) {
+			guarded.failed(ex);
+			return CompletableFuture.failedFuture(ex);
+		}
+		Map<String, String> diagnosticContext = IdempotencyMdc.entries();
+		return this.engine.beginAsync(guarded.key, guarded.fingerprint, guarded.policy).thenCompose((decision) -> {
+			guarded.observe(decision);
+			Execution execution = guarded.execution;
+			if (execution == null || guarded.sequence == null) {
+				return CompletableFuture.completedFuture(decision);
+			}
+			return execution.advanceSequenceAsync(guarded.sequence).thenApply((advanced) -> decision);
+		}).handleAsync((decision, failure) -> {
+			IdempotencyMdc.clear();
+			diagnosticContext.forEach(MDC::put);
+			try {
+				if (failure == null) {
+					return guarded.run(decision);
+				}
+				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+						? failure.getCause() : failure;
+				if (cause instanceof IdempotencyException refusal) {
+					return guarded.refused(refusal);
+				}
+				guarded.failed(cause);
+				throw cause;
+			}
+			catch (Throwable ex) {
+				throw (ex instanceof CompletionException completion) ? completion : new CompletionException(ex);
+			}
+			finally {
+				IdempotencyMdc.clear();
+			}
+		}, continuation);
 	}
 
 	private void refuseMissingKey(IdempotencyObservationContext observed) {
@@ -170,6 +176,169 @@ public final class IdempotentInvocation {
 	 */
 	public static void clearDiagnosticContext() {
 		IdempotencyMdc.clear();
+	}
+
+
+	/**
+	 * One call on its way through the flow: what was learnt of it before its claim, and its
+	 * execution once claimed.
+	 */
+	private final class Guarded<R> {
+
+		private final CallAdapter<R> adapter;
+
+		private final IdempotentCall call;
+
+		private final String operation;
+
+		private final OperationPolicy policy;
+
+		private final IdempotencyObservationContext observed;
+
+		private @Nullable IdempotencyException missingKey;
+
+		private @Nullable Observation observation;
+
+		private String rawKey;
+
+		private IdempotencyKey key;
+
+		private String fingerprint;
+
+		private @Nullable SequenceNumber sequence;
+
+		private @Nullable Execution execution;
+
+		Guarded(CallAdapter<R> adapter) {
+			this.adapter = adapter;
+			this.call = new IdempotentCall(adapter.mismatchDetail());
+			this.operation = adapter.operation();
+			IdempotencyMdc.putOperation(this.operation);
+			this.policy = IdempotentInvocation.this.policies.policyFor(this.operation, adapter.mode());
+			this.observed = new IdempotencyObservationContext(this.operation,
+					this.policy.mode().name().toLowerCase(Locale.ROOT));
+		}
+
+		/**
+		 * Read the call's key and start its observation.
+		 * @return {@code false} if the call goes unguarded, or is refused for its key
+		 */
+		boolean start() {
+			String raw;
+			try {
+				raw = this.adapter.key();
+				if (raw == null && this.adapter.required()) {
+					throw new MissingIdempotencyKeyException(this.adapter.missingKeyDetail());
+				}
+			}
+			catch (IdempotencyException ex) {
+				refuseMissingKey(this.observed);
+				this.missingKey = ex;
+				return false;
+			}
+			if (raw == null) {
+				return false;
+			}
+			String keyHash = KeyHashes.shortHash(raw);
+			IdempotencyMdc.putKeyHash(keyHash);
+			this.observed.keyHash(keyHash);
+			this.observation = IdempotentInvocation.this.observation(this.observed).start();
+			this.rawKey = raw;
+			return true;
+		}
+
+		/**
+		 * Answer a call that is not claimed: refused for its key, or run without a key.
+		 */
+		@Nullable R unguarded() throws Throwable {
+			IdempotencyException refusal = this.missingKey;
+			if (refusal != null) {
+				this.call.refused();
+				return this.adapter.refuse(refusal);
+			}
+			return this.adapter.proceedUnguarded();
+		}
+
+		/**
+		 * Scope the key to its tenant and read the call's fingerprint and sequence number.
+		 */
+		void scope() throws Throwable {
+			this.key = new IdempotencyKey(IdempotentInvocation.this.tenantResolver.resolveTenant(), this.operation,
+					this.rawKey);
+			this.adapter.accept(this.policy);
+			this.fingerprint = IdempotentInvocation.this.fingerprinter
+				.fingerprint(this.adapter.fingerprint(this.operation));
+			this.sequence = this.adapter.sequence();
+		}
+
+		/**
+		 * Note what the engine decided: a claimed execution owns the observation from here on.
+		 */
+		void observe(Decision decision) {
+			if (decision instanceof Decision.Proceed proceed) {
+				Execution claimed = proceed.execution();
+				this.execution = claimed;
+				this.observed.attempt(claimed.attempt());
+				claimed.observe(started(), this.observed);
+				started().event(IdempotencyObservationDocumentation.Events.CLAIMED);
+			}
+			else {
+				this.observed.outcome(IdempotencyEngine.outcomeOf(decision).tag());
+			}
+		}
+
+		/**
+		 * Run the claimed call, or answer it with a replay or a refusal.
+		 */
+		@Nullable R run(Decision decision) throws Throwable {
+			Execution claimed = this.execution;
+			if (claimed == null) {
+				started().stop();
+				Answer answer = Answer.of(decision, this.adapter.mismatchDetail());
+				if (answer instanceof Answer.Replay replay) {
+					this.call.replayed();
+					return this.adapter.replay(replay.response());
+				}
+				this.call.refused();
+				return this.adapter.refuse(((Answer.Refuse) answer).refusal());
+			}
+			this.call.claimed(claimed);
+			try (Observation.Scope scope = started().openScope();
+					IdempotencyContext.Scope context = IdempotencyContext.open(claimed.context())) {
+				return this.adapter.run(this.call);
+			}
+		}
+
+		@Nullable R refused(IdempotencyException refusal) {
+			stopUnlessOwned(refusal);
+			this.call.refused();
+			return this.adapter.refuse(refusal);
+		}
+
+		void failed(Throwable failure) {
+			stopUnlessOwned(failure);
+		}
+
+		private void stopUnlessOwned(Throwable failure) {
+			Observation started = this.observation;
+			if (this.execution != null || started == null) {
+				return;
+			}
+			if (this.observed.outcome() == null) {
+				this.observed.outcome(IdempotencyObservationContext.ERROR);
+				started.error(failure);
+			}
+			started.stop();
+		}
+
+		private Observation started() {
+			Observation started = this.observation;
+			if (started == null) {
+				throw new IllegalStateException("The call of " + this.operation + " has no key");
+			}
+			return started;
+		}
+
 	}
 
 }

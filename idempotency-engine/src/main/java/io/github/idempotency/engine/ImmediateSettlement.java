@@ -1,5 +1,7 @@
 package io.github.idempotency.engine;
 
+import java.util.concurrent.CompletionStage;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,6 +34,24 @@ final class ImmediateSettlement extends LeasedSettlement {
 			execution.end(stored ? Outcome.EXECUTED : Outcome.TAKEN_OVER);
 		}
 		return stored ? Completion.STORED : Completion.TAKEN_OVER;
+	}
+
+	/**
+	 * As {@link #complete}, without blocking the calling thread, on a non-blocking store.
+	 * @param execution the execution
+	 * @param response the response
+	 * @return how it ended
+	 */
+	CompletionStage<Completion> completeAsync(Execution execution, StoredResponse response) {
+		execution.stopHeartbeat();
+		return execution.storeOutsideAsync(response).whenComplete((stored, failure) -> {
+			boolean completed = Boolean.TRUE.equals(stored);
+			if (failure == null) {
+				logger.debug("{} {} with status {}", execution.key(),
+						completed ? "completed" : "was taken over; not completed", response.status());
+			}
+			execution.end(completed ? Outcome.EXECUTED : Outcome.TAKEN_OVER);
+		}).thenApply((stored) -> stored ? Completion.STORED : Completion.TAKEN_OVER);
 	}
 
 }

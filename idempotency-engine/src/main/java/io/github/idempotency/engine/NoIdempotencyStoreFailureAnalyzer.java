@@ -21,7 +21,11 @@ class NoIdempotencyStoreFailureAnalyzer extends AbstractFailureAnalyzer<NoIdempo
 				neither for the store it uses (idempotency.store.type, or JDBC then Redis when not set).""" + missingModules(),
 				"""
 						Configure a DataSource (spring.datasource.url, or an embedded database such as H2 on the \
-						classpath), with io.github.idempotency:idempotency-jdbc (the starter brings it); or add \
+						classpath), with io.github.idempotency:idempotency-jdbc (the starter brings it). An \
+						application on R2DBC has none, whatever spring.datasource.url says: Spring Boot configures no \
+						DataSource beside an R2DBC ConnectionFactory; declare one for the records, qualified \
+						@IdempotencyDataSource and @Bean(defaultCandidate = false) so that it stays out of the \
+						application's way. Or add \
 						io.github.idempotency:idempotency-redis and spring-boot-starter-data-redis and point \
 						spring.data.redis.* at Redis (standalone or Redis Cluster), setting \
 						idempotency.store.type=redis if the application also has a DataSource; or define an \

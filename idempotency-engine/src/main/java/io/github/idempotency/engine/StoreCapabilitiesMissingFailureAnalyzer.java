@@ -46,7 +46,8 @@ class StoreCapabilitiesMissingFailureAnalyzer extends AbstractFailureAnalyzer<St
 			case TRANSACTIONS -> """
 					Use LEASED for these operations (mode = LEASED on @Idempotent, or \
 					idempotency.operations.<name>.mode=leased), or keep the records in the application's \
-					database with the starter's JDBC store (idempotency.store.type=jdbc), whose claims join the \
+					database with the starter's JDBC store (idempotency.store.type=jdbc, on the application's \
+					DataSource rather than an @IdempotencyDataSource of another), whose claims join the \
 					operation's transaction (a store of your own can, as a TransactionalIdempotencyStore).""";
 		};
 	}

@@ -49,7 +49,8 @@ class StoreCapabilityCheck implements SmartInitializingSingleton {
 			sequenced.forEach((name) -> missing.computeIfAbsent(StoreCapability.SEQUENCES, (key) -> new ArrayList<>())
 				.add("operation '" + name + "' orders its calls with @IdempotentSequence"));
 		}
-		if (!(available instanceof TransactionalIdempotencyStore)) {
+		if (!(available instanceof TransactionalIdempotencyStore transactional)
+				|| !transactional.joinsApplicationTransactions()) {
 			List<String> atomic = atomicOperations();
 			if (!atomic.isEmpty()) {
 				missing.put(StoreCapability.TRANSACTIONS, atomic);

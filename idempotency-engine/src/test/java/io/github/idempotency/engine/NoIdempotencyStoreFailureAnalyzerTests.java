@@ -31,7 +31,9 @@ class NoIdempotencyStoreFailureAnalyzerTests {
 		assertThat(analysis.getDescription())
 			.contains("Spring Data Redis is on the class path but io.github.idempotency:idempotency-redis")
 			.contains("Spring JDBC is on the class path but io.github.idempotency:idempotency-jdbc");
-		assertThat(analysis.getAction()).contains("add io.github.idempotency:idempotency-redis");
+		assertThat(analysis.getAction()).contains("add io.github.idempotency:idempotency-redis")
+			.contains("An application on R2DBC has none")
+			.contains("@IdempotencyDataSource and @Bean(defaultCandidate = false)");
 	}
 
 }

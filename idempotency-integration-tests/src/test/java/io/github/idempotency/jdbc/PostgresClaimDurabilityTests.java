@@ -2,8 +2,12 @@ package io.github.idempotency.jdbc;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,6 +63,39 @@ class PostgresClaimDurabilityTests {
 
 		JdbcIdempotencyStore recovered = TestDataSources.store(dataSource);
 		assertThat(claimed).allSatisfy((key) -> assertThat(recovered.find(key))
+			.hasValueSatisfying((record) -> assertThat(record.status()).isEqualTo(RecordStatus.IN_PROGRESS)));
+	}
+
+	@Test
+	void claimsWrittenTogetherAndAcknowledgedBeforeAPostgresCrashAreStillHeldAfterIt() throws Exception {
+		JdbcIdempotencyStore store = new JdbcIdempotencyStore(StatementCachingJdbcTemplate.client(dataSource),
+				IdempotencyStatements.of(dataSource), 32);
+		List<IdempotencyKey> claimed = Collections.synchronizedList(new ArrayList<>());
+		ExecutorService threads = Executors.newFixedThreadPool(8);
+		try {
+			List<Future<?>> done = new ArrayList<>();
+			for (int thread = 0; thread < 8; thread++) {
+				done.add(threads.submit(() -> {
+					for (int i = 0; i < 25; i++) {
+						IdempotencyKey key = new IdempotencyKey("t", "charge", UUID.randomUUID().toString());
+						assertThat(store.claim(new ClaimRequest(key, "fp", Duration.ofMinutes(5), Duration.ofHours(1))))
+							.isInstanceOf(ClaimResult.Claimed.class);
+						claimed.add(key);
+					}
+				}));
+			}
+			for (Future<?> thread : done) {
+				thread.get();
+			}
+		}
+		finally {
+			threads.shutdownNow();
+		}
+
+		cluster.crashAndRestart();
+
+		JdbcIdempotencyStore recovered = TestDataSources.store(dataSource);
+		assertThat(claimed).hasSize(200).allSatisfy((key) -> assertThat(recovered.find(key))
 			.hasValueSatisfying((record) -> assertThat(record.status()).isEqualTo(RecordStatus.IN_PROGRESS)));
 	}
 

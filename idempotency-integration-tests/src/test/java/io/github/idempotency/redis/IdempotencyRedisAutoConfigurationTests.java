@@ -3,7 +3,10 @@ package io.github.idempotency.redis;
 import io.github.idempotency.engine.IdempotentInvocation;
 import io.github.idempotency.actuate.IdempotencyActuatorAutoConfiguration;
 import io.github.idempotency.engine.IdempotencyAutoConfiguration;
+import io.github.idempotency.jdbc.IdempotencyDataSource;
 import io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration;
+
+import java.util.UUID;
 
 import javax.sql.DataSource;
 
@@ -15,6 +18,8 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
 
 import io.github.idempotency.annotation.IdempotencyMode;
 import io.github.idempotency.annotation.Idempotent;
@@ -61,6 +66,18 @@ class IdempotencyRedisAutoConfigurationTests {
 			assertThat(context).doesNotHaveBean(RedisIdempotencyStore.class)
 				.doesNotHaveBean(RedisStoreSettingsCheck.class);
 		});
+	}
+
+	@Test
+	void anApplicationWithRedisAndARecordsDataSourceOfItsOwnKeepsTheJdbcStore() {
+		this.runner.withPropertyValues("idempotency.purge.cron=-")
+			.withUserConfiguration(RecordsDataSource.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(IdempotencyStore.class)).isInstanceOf(JdbcIdempotencyStore.class);
+				assertThat(context).doesNotHaveBean(RedisIdempotencyStore.class)
+					.doesNotHaveBean(RedisStoreSettingsCheck.class);
+			});
 	}
 
 	@Test
@@ -222,6 +239,19 @@ class IdempotencyRedisAutoConfigurationTests {
 		@Idempotent(operation = "post-ledger-entry", key = "#entryId", mode = IdempotencyMode.LEASED)
 		public String post(String entryId) {
 			return entryId;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RecordsDataSource {
+
+		@Bean(defaultCandidate = false)
+		@IdempotencyDataSource
+		DataSource idempotencyRecords() {
+			return new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2)
+				.setName("records-" + UUID.randomUUID())
+				.build();
 		}
 
 	}

@@ -22,7 +22,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jpa.EntityManagerFactoryBuilder;
@@ -46,26 +45,33 @@ import io.github.idempotency.store.IdempotencyStore;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the JDBC idempotency store on the
- * application's {@link DataSource}: the store, its schema and its check, its JPA entity when asked
- * for, and, where the store is this one (not an {@link IdempotencyStore} of the application's
- * own), the scheduled purge and the operator access that Actuator uses.
+ * application's {@link DataSource}, or on one qualified {@link IdempotencyDataSource}: the store,
+ * its schema and its check, its JPA entity when asked for, and, where the store is this one (not
+ * an {@link IdempotencyStore} of the application's own), the scheduled purge and the operator
+ * access that Actuator uses.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)
 @ConditionalOnProperty(name = "idempotency.store.type", havingValue = "jdbc", matchIfMissing = true)
 @ConditionalOnClass(JdbcTemplate.class)
-@ConditionalOnSingleCandidate(DataSource.class)
+@Conditional(OnRecordsDataSourceCondition.class)
 @EnableConfigurationProperties({ IdempotencyProperties.class, IdempotencyJdbcProperties.class,
 		IdempotencyPurgeProperties.class })
 @Import(DatabaseInitializationDependencyConfigurer.class)
 public final class IdempotencyJdbcAutoConfiguration {
 
 	@Bean
+	RecordsDataSource idempotencyRecordsDataSource(@IdempotencyDataSource ObjectProvider<DataSource> qualified,
+			ObjectProvider<DataSource> application) {
+		return RecordsDataSource.of(qualified, application);
+	}
+
+	@Bean
 	@DependsOnDatabaseInitialization
-	IdempotencySchemaCheck idempotencySchemaCheck(DataSource dataSource, ObjectProvider<IdempotencyStore> store,
+	IdempotencySchemaCheck idempotencySchemaCheck(RecordsDataSource records, ObjectProvider<IdempotencyStore> store,
 			IdempotencyJdbcProperties properties) {
-		return new IdempotencySchemaCheck(dataSource, () -> store.getIfAvailable() instanceof JdbcIdempotencyStore,
-				properties.getInitializeSchema());
+		return new IdempotencySchemaCheck(records.dataSource(),
+				() -> store.getIfAvailable() instanceof JdbcIdempotencyStore, properties.getInitializeSchema());
 	}
 
 	/**
@@ -77,26 +83,29 @@ public final class IdempotencyJdbcAutoConfiguration {
 	static class StoreConfiguration {
 
 		@Bean
-		IdempotencyStatements idempotencyStatements(DataSource dataSource) {
-			return IdempotencyStatements.of(dataSource);
+		IdempotencyStatements idempotencyStatements(RecordsDataSource records) {
+			return IdempotencyStatements.of(records.dataSource());
 		}
 
 		@Bean
 		@DependsOnDatabaseInitialization
-		JdbcIdempotencyStore idempotencyStore(DataSource dataSource, IdempotencyStatements statements) {
-			return new JdbcIdempotencyStore(StatementCachingJdbcTemplate.client(dataSource), statements);
+		JdbcIdempotencyStore idempotencyStore(RecordsDataSource records, IdempotencyStatements statements,
+				IdempotencyJdbcProperties properties) {
+			return new JdbcIdempotencyStore(StatementCachingJdbcTemplate.client(records.dataSource()), statements,
+					properties.getWriteBatchSize(), records.applications());
 		}
 
 		@Bean
 		@ConditionalOnMissingBean(IdempotencyRecordAdministration.class)
-		JdbcIdempotencyRecordAdministration idempotencyRecordAdministration(DataSource dataSource,
+		JdbcIdempotencyRecordAdministration idempotencyRecordAdministration(RecordsDataSource records,
 				IdempotencyStatements statements) {
-			return new JdbcIdempotencyRecordAdministration(StatementCachingJdbcTemplate.client(dataSource), statements);
+			return new JdbcIdempotencyRecordAdministration(StatementCachingJdbcTemplate.client(records.dataSource()),
+					statements);
 		}
 
 		@Bean
 		@ConditionalOnMissingBean
-		IdempotencyPurger idempotencyPurger(DataSource dataSource, IdempotencyStatements statements,
+		IdempotencyPurger idempotencyPurger(RecordsDataSource records, IdempotencyStatements statements,
 				IdempotencyProperties properties, IdempotencyPurgeProperties purge,
 				ObjectProvider<PurgeListener> listeners) {
 			Set<String> archived = properties.getOperations()
@@ -105,7 +114,7 @@ public final class IdempotencyJdbcAutoConfiguration {
 				.filter((operation) -> operation.getValue().isArchive())
 				.map(Map.Entry::getKey)
 				.collect(Collectors.toSet());
-			JdbcPurgeBatch batch = new JdbcPurgeBatch(dataSource, statements, archived, purge.getBatchSize(),
+			JdbcPurgeBatch batch = new JdbcPurgeBatch(records.dataSource(), statements, archived, purge.getBatchSize(),
 					purge.getStuckAfter());
 			return new IdempotencyPurger(batch, purge.getPause(), listeners.orderedStream().toList());
 		}
@@ -161,9 +170,9 @@ public final class IdempotencyJdbcAutoConfiguration {
 	static class SchemaInitializationConfiguration {
 
 		@Bean
-		IdempotencySchemaInitializer idempotencySchemaInitializer(DataSource dataSource,
+		IdempotencySchemaInitializer idempotencySchemaInitializer(RecordsDataSource records,
 				IdempotencyJdbcProperties properties) {
-			return new IdempotencySchemaInitializer(dataSource, properties.getInitializeSchema(),
+			return new IdempotencySchemaInitializer(records.dataSource(), properties.getInitializeSchema(),
 					properties.getFlywayHistoryTable());
 		}
 

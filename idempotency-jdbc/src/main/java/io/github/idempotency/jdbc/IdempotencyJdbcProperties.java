@@ -32,6 +32,13 @@ public class IdempotencyJdbcProperties {
 	 */
 	private boolean jpaEntity;
 
+	/**
+	 * The most LEASED claims, or completions outside transactions, written in one statement and
+	 * one commit, from requests that write while another such write is in flight (PostgreSQL); a
+	 * lone write is made at once. 1 writes each alone.
+	 */
+	private int writeBatchSize = 32;
+
 	public DatabaseInitializationMode getInitializeSchema() {
 		return this.initializeSchema;
 	}
@@ -54,6 +61,18 @@ public class IdempotencyJdbcProperties {
 
 	public void setJpaEntity(boolean jpaEntity) {
 		this.jpaEntity = jpaEntity;
+	}
+
+	public int getWriteBatchSize() {
+		return this.writeBatchSize;
+	}
+
+	public void setWriteBatchSize(int writeBatchSize) {
+		if (writeBatchSize < 1) {
+			throw new IllegalArgumentException("idempotency.jdbc.write-batch-size must be at least 1, but was "
+					+ writeBatchSize);
+		}
+		this.writeBatchSize = writeBatchSize;
 	}
 
 }

@@ -158,6 +158,19 @@ abstract class IdempotencyStatements {
 	}
 
 	/**
+	 * Parameters {@code tenant<i>}, {@code operation<i>}, {@code key<i>}, {@code fingerprint<i>},
+	 * {@code token<i>}, {@code leaseMillis<i>}, {@code ttlMillis<i>} for each claim {@code i}: claims
+	 * free keys as {@link #claim()} does, all in one statement, answering a row per claim in the
+	 * order given: whether it was claimed ({@code claimed}, or the record it answers carries the
+	 * claim's token), and otherwise the record that holds its key, if the statement saw one.
+	 * @param size how many claims
+	 * @return the statement, or {@code null} where the database has none
+	 */
+	@Nullable String claimBatch(int size) {
+		return null;
+	}
+
+	/**
 	 * Parameters {@code tenant}, {@code operation}, {@code key}, {@code fingerprint},
 	 * {@code token}, {@code leaseMillis}, {@code ttlMillis}: claims a free key.
 	 */
@@ -230,6 +243,18 @@ abstract class IdempotencyStatements {
 				VALUES (:tenant, :operation, :key, :status, :fingerprint, :token, :createdAt, :completedAt, :expiresAt,
 				  :responseStatus, :responseHeaders, :responseBody, %s)
 				""".formatted(now());
+	}
+
+	/**
+	 * Parameters {@code tenant<i>}, {@code operation<i>}, {@code key<i>}, {@code token<i>},
+	 * {@code responseStatus<i>}, {@code responseHeaders<i>}, {@code responseBody<i>},
+	 * {@code ttlMillis<i>} for each completion {@code i}: completes as {@link #complete()} does, all
+	 * in one statement, answering the index ({@code idx}) of each completion that held its key.
+	 * @param size how many completions
+	 * @return the statement, or {@code null} where the database has none
+	 */
+	@Nullable String completeBatch(int size) {
+		return null;
 	}
 
 	/**

@@ -8,14 +8,20 @@ import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.core.simple.JdbcClient.StatementSpec;
@@ -51,6 +57,16 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 
 	private final Statements sql;
 
+	private final @Nullable WriteBatches<ClaimRequest, ClaimResult> claimBatches;
+
+	private final @Nullable WriteBatches<Completion, Boolean> completionBatches;
+
+	private final String[] claimBatchStatements;
+
+	private final String[] completeBatchStatements;
+
+	private final boolean joinsApplicationTransactions;
+
 	/**
 	 * Create a store over the starter's tables in the given database, whose kind it asks once.
 	 * @param dataSource the database, PostgreSQL, MariaDB or H2
@@ -60,17 +76,72 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 	}
 
 	JdbcIdempotencyStore(JdbcClient jdbc, IdempotencyStatements statements) {
+		this(jdbc, statements, 1);
+	}
+
+	/**
+	 * Create a store that writes the LEASED claims, and the completions outside transactions, that
+	 * arrive together in one statement, where the database has one.
+	 * @param jdbc the database
+	 * @param statements its statements
+	 * @param batchSize the most claims, or completions, one statement writes; 1 writes each alone
+	 */
+	JdbcIdempotencyStore(JdbcClient jdbc, IdempotencyStatements statements, int batchSize) {
+		this(jdbc, statements, batchSize, true);
+	}
+
+	/**
+	 * Create a store as {@link #JdbcIdempotencyStore(JdbcClient, IdempotencyStatements, int)} does,
+	 * on a database that is the application's, whose transactions its writes join, or not.
+	 * @param jdbc the database
+	 * @param statements its statements
+	 * @param batchSize the most claims, or completions, one statement writes; 1 writes each alone
+	 * @param joinsApplicationTransactions whether the database is the application's
+	 */
+	JdbcIdempotencyStore(JdbcClient jdbc, IdempotencyStatements statements, int batchSize,
+			boolean joinsApplicationTransactions) {
+		this.joinsApplicationTransactions = joinsApplicationTransactions;
 		this.jdbc = jdbc;
 		this.statements = statements;
 		this.claimReturnsExisting = statements.claimReturnsExisting();
 		this.advanceSequenceReturnsHighest = statements.advanceSequenceReturnsHighest();
 		this.sql = new Statements(statements);
+		Predicate<RuntimeException> unreachable = (failure) -> failure instanceof DataAccessResourceFailureException;
+		this.claimBatchStatements = batchStatements(batchSize, statements::claimBatch);
+		this.completeBatchStatements = batchStatements(batchSize, statements::completeBatch);
+		this.claimBatches = (this.claimBatchStatements.length > 0)
+				? new WriteBatches<>(batchSize, this::writeClaims, unreachable) : null;
+		this.completionBatches = (this.completeBatchStatements.length > 0)
+				? new WriteBatches<>(batchSize, this::writeCompletions, unreachable) : null;
+	}
+
+	/**
+	 * The batch statements of each size from 2 up to the batch size, by size; none where batches are
+	 * off or the database has no such statement.
+	 */
+	private static String[] batchStatements(int batchSize, IntFunction<@Nullable String> statement) {
+		if (batchSize < 2 || statement.apply(2) == null) {
+			return new String[0];
+		}
+		String[] statements = new String[batchSize + 1];
+		for (int size = 2; size <= batchSize; size++) {
+			statements[size] = statement.apply(size);
+		}
+		return statements;
+	}
+
+	@Override
+	public boolean joinsApplicationTransactions() {
+		return this.joinsApplicationTransactions;
 	}
 
 	@Override
 	public ClaimResult claim(ClaimRequest request) {
 		try {
-			return claimOrRetry(request);
+			// A claim in an ATOMIC operation's transaction commits with it: it cannot share a batch.
+			ClaimResult batched = (this.claimBatches != null && !request.inTransaction())
+					? this.claimBatches.write(request) : null;
+			return (batched != null) ? batched : claimOrRetry(request);
 		}
 		catch (DataAccessException ex) {
 			throw LockTimeouts.translate(ex);
@@ -87,13 +158,12 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 			if (row.claimed()) {
 				return new ClaimResult.Claimed(token, false, 1);
 			}
-			IdempotencyRecord existing = row.record();
-			boolean leaseRanOut = existing.status() == RecordStatus.IN_PROGRESS && row.leaseExpired()
-					&& existing.fingerprint().equals(request.fingerprint());
-			boolean released = existing.status() == RecordStatus.RELEASED;
-			if (!row.expired() && !leaseRanOut && !released) {
-				return new ClaimResult.Existing(existing, Duration.ofMillis(row.leaseRemainingMillis()));
+			ClaimResult.Existing live = decided(request, row);
+			if (live != null) {
+				return live;
 			}
+			IdempotencyRecord existing = row.record();
+			boolean released = existing.status() == RecordStatus.RELEASED;
 			// The token read with the record guards the take-over, and the attempts of a record
 			// change only with its token, so they are still what was read.
 			int attempt = row.expired() ? 1 : existing.attempts() + 1;
@@ -103,6 +173,83 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 		}
 		throw new IllegalStateException("Could not claim " + request.key() + " after " + MAX_CLAIM_ATTEMPTS
 				+ " attempts; the key is changing hands continuously");
+	}
+
+	/**
+	 * Return how many claims wait for the claim being written, to share the next batch.
+	 * @return the number waiting; 0 where claims are not batched
+	 */
+	int claimsWaiting() {
+		return (this.claimBatches != null) ? this.claimBatches.waiting() : 0;
+	}
+
+	/**
+	 * Return how many completions wait for the completion being written, to share the next batch.
+	 * @return the number waiting; 0 where completions are not batched
+	 */
+	int completionsWaiting() {
+		return (this.completionBatches != null) ? this.completionBatches.waiting() : 0;
+	}
+
+	/**
+	 * Write claims that arrived together: one alone as ever; several in one statement, each
+	 * answered claimed, or with the record that holds its key where that decides it, or
+	 * {@code null} to be written alone (a take-over, or a race lost to a concurrent insert).
+	 */
+	private List<ClaimResult> writeClaims(List<ClaimRequest> requests) {
+		if (requests.size() == 1) {
+			return List.of(claimOrRetry(requests.get(0)));
+		}
+		// Rows go in key order, so that two batches that share keys lock them in one order.
+		List<Integer> order = IntStream.range(0, requests.size())
+			.boxed()
+			.sorted(Comparator.comparing((Integer i) -> requests.get(i).key().tenant())
+				.thenComparing((i) -> requests.get(i).key().operation())
+				.thenComparing((i) -> requests.get(i).key().key()))
+			.toList();
+		List<UUID> tokens = new ArrayList<>(Collections.nCopies(requests.size(), null));
+		StatementSpec claim = this.jdbc.sql(this.claimBatchStatements[requests.size()]);
+		for (int row = 0; row < order.size(); row++) {
+			ClaimRequest request = requests.get(order.get(row));
+			UUID token = UUID.randomUUID();
+			tokens.set(order.get(row), token);
+			claim = keyParams(claim, request.key(), row).param("fingerprint" + row, request.fingerprint())
+				.param("token" + row, token)
+				.param("leaseMillis" + row, request.lease().toMillis())
+				.param("ttlMillis" + row, request.ttl().toMillis());
+		}
+		List<ClaimResult> results = new ArrayList<>(Collections.nCopies(requests.size(), null));
+		AtomicInteger rows = new AtomicInteger();
+		claim.query((rs) -> {
+			int index = order.get(rows.getAndIncrement());
+			ClaimRequest request = requests.get(index);
+			UUID token = tokens.get(index);
+			if (rs.getBoolean("claimed") || token.equals(rs.getObject("fencing_token", UUID.class))) {
+				results.set(index, new ClaimResult.Claimed(token, false, 1));
+			}
+			else if (rs.getString("status") != null) {
+				results.set(index, decided(request, Row.of(rs, request.key(), this.statements)));
+			}
+		});
+		if (rows.get() != requests.size()) {
+			throw new IllegalStateException("A batch of " + requests.size() + " claims answered " + rows.get() + " rows");
+		}
+		return results;
+	}
+
+	/**
+	 * Answer a claim from the live record that holds its key, or {@code null} when the record is
+	 * free to take over.
+	 */
+	private static ClaimResult.@Nullable Existing decided(ClaimRequest request, Row row) {
+		IdempotencyRecord existing = row.record();
+		boolean leaseRanOut = existing.status() == RecordStatus.IN_PROGRESS && row.leaseExpired()
+				&& existing.fingerprint().equals(request.fingerprint());
+		boolean released = existing.status() == RecordStatus.RELEASED;
+		if (row.expired() || leaseRanOut || released) {
+			return null;
+		}
+		return new ClaimResult.Existing(existing, Duration.ofMillis(row.leaseRemainingMillis()));
 	}
 
 	/**
@@ -204,6 +351,47 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 			.param("responseBody", response.body())
 			.param("ttlMillis", ttl.toMillis())
 			.update() == 1;
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * On PostgreSQL, completions that arrive while another is being written share the next
+	 * statement and its commit.
+	 */
+	@Override
+	public boolean completeOutsideTransaction(IdempotencyKey key, UUID token, StoredResponse response,
+			Duration ttl) {
+		if (this.completionBatches == null) {
+			return complete(key, token, response, ttl);
+		}
+		Boolean completed = this.completionBatches.write(new Completion(key, token, response, ttl));
+		return (completed != null) ? completed : complete(key, token, response, ttl);
+	}
+
+	/**
+	 * Write completions that arrived together: one alone as ever; several in one statement, each
+	 * answered whether its token still held its key.
+	 */
+	private List<Boolean> writeCompletions(List<Completion> completions) {
+		if (completions.size() == 1) {
+			Completion only = completions.get(0);
+			return List.of(complete(only.key(), only.token(), only.response(), only.ttl()));
+		}
+		StatementSpec complete = this.jdbc.sql(this.completeBatchStatements[completions.size()]);
+		for (int i = 0; i < completions.size(); i++) {
+			Completion completion = completions.get(i);
+			complete = keyParams(complete, completion.key(), i).param("token" + i, completion.token())
+				.param("responseStatus" + i, completion.response().status())
+				.param("responseHeaders" + i, StoredHeaders.encode(completion.response().headers()))
+				.param("responseBody" + i, completion.response().body())
+				.param("ttlMillis" + i, completion.ttl().toMillis());
+		}
+		List<Boolean> results = new ArrayList<>(Collections.nCopies(completions.size(), false));
+		complete.query((rs) -> {
+			results.set(rs.getInt("idx"), true);
+		});
+		return results;
 	}
 
 	@Override
@@ -344,6 +532,21 @@ public class JdbcIdempotencyStore implements TransactionalIdempotencyStore, Sequ
 
 	static StatementSpec keyParams(StatementSpec statement, IdempotencyKey key) {
 		return statement.param("tenant", key.tenant()).param("operation", key.operation()).param("key", key.key());
+	}
+
+	/**
+	 * Bind the key of the given row of a batch statement.
+	 */
+	private static StatementSpec keyParams(StatementSpec statement, IdempotencyKey key, int row) {
+		return statement.param("tenant" + row, key.tenant())
+			.param("operation" + row, key.operation())
+			.param("key" + row, key.key());
+	}
+
+	/**
+	 * A completion waiting to be written with others.
+	 */
+	private record Completion(IdempotencyKey key, UUID token, StoredResponse response, Duration ttl) {
 	}
 
 	/**

@@ -14,7 +14,7 @@ import org.springframework.jdbc.core.SqlParameterValue;
  * The statements on MariaDB 10.6 or later (InnoDB), on its {@code UTC_TIMESTAMP(6)}, which holds
  * for a whole statement: times are UTC to the microsecond in {@code DATETIME(6)} columns, whatever
  * the time zones of the session and the JVM. What MariaDB writes otherwise: the claim is an
- * {@code INSERT ... ON DUPLICATE KEY UPDATE ... RETURNING} and the other upserts
+ * {@code INSERT ... ON DUPLICATE KEY UPDATE ... RETURNING}, for many keys at once too, and the other upserts
  * {@code ON DUPLICATE KEY UPDATE}, and a batch of expired scopes is deleted with {@code LIMIT}.
  */
 final class MariaDbIdempotencyStatements extends IdempotencyStatements {
@@ -85,6 +85,34 @@ final class MariaDbIdempotencyStatements extends IdempotencyStatements {
 				RETURNING fencing_token = :token AS claimed, %s
 				""".formatted(plusMillis(now, ":leaseMillis"), now, plusMillis(now, ":ttlMillis"),
 				recordColumns(now));
+	}
+
+	/**
+	 * As {@link #claim()} for many keys at once: one multi-row upsert, which answers a row per
+	 * claim in the order given, the record that holds its key after it; a claim whose fencing token
+	 * the row carries was claimed, and of two claims of one key in a batch only the first is.
+	 */
+	@Override
+	String claimBatch(int size) {
+		String now = now();
+		StringBuilder rows = new StringBuilder();
+		for (int i = 0; i < size; i++) {
+			rows.append((i > 0) ? ",\n  " : "")
+				.append("(:tenant%1$d, :operation%1$d, :key%1$d, 'IN_PROGRESS', :fingerprint%1$d, :token%1$d, ".formatted(i))
+				.append(plusMillis(now, ":leaseMillis" + i))
+				.append(", ")
+				.append(now)
+				.append(", ")
+				.append(plusMillis(now, ":ttlMillis" + i))
+				.append(")");
+		}
+		return """
+				INSERT INTO idempotency_record (tenant_id, operation, idempotency_key, status, request_fingerprint,
+				  fencing_token, locked_until, created_at, expires_at)
+				VALUES %s
+				ON DUPLICATE KEY UPDATE tenant_id = tenant_id
+				RETURNING FALSE AS claimed, %s
+				""".formatted(rows, recordColumns(now));
 	}
 
 	@Override

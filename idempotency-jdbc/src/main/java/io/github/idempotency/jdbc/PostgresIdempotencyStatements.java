@@ -71,6 +71,94 @@ final class PostgresIdempotencyStatements extends IdempotencyStatements {
 	}
 
 	/**
+	 * As {@link #claim()} for many keys at once: the rows of the claims are a {@code VALUES} list,
+	 * the records that hold their keys are read in one join, and the others inserted in one
+	 * {@code INSERT … ON CONFLICT DO NOTHING}, in key order, so that two batches that share keys
+	 * take their locks in one order; the claim of a key that another claim of the statement or a
+	 * concurrent one inserted first answers neither claimed nor a record.
+	 */
+	@Override
+	String claimBatch(int size) {
+		String now = now();
+		String rows = rows(size, "fingerprint varchar", "token uuid", "leaseMillis bigint", "ttlMillis bigint");
+		return """
+				WITH input (idx, in_tenant, in_operation, in_key, in_fingerprint, in_token, in_lease, in_ttl) AS (
+				  VALUES %s
+				), existing AS (
+				  SELECT input.idx, %s
+				  FROM input JOIN idempotency_record
+				    ON tenant_id = in_tenant AND operation = in_operation AND idempotency_key = in_key
+				), claimed AS (
+				  INSERT INTO idempotency_record (tenant_id, operation, idempotency_key, status, request_fingerprint,
+				    fencing_token, locked_until, created_at, expires_at)
+				  SELECT in_tenant, in_operation, in_key, 'IN_PROGRESS', in_fingerprint, in_token, %s, %s, %s
+				  FROM input
+				  WHERE NOT EXISTS (SELECT 1 FROM existing WHERE existing.idx = input.idx)
+				  ORDER BY in_tenant, in_operation, in_key
+				  ON CONFLICT (tenant_id, operation, idempotency_key) DO NOTHING
+				  RETURNING fencing_token
+				)
+				SELECT input.idx, claimed.fencing_token IS NOT NULL AS claimed, existing.status,
+				  existing.request_fingerprint, existing.fencing_token, existing.locked_until, existing.created_at,
+				  existing.completed_at, existing.expires_at, existing.response_status, existing.response_headers,
+				  existing.response_body, existing.attempts, existing.last_failure, existing.last_failure_at,
+				  existing.expired, existing.lease_expired, existing.lease_remaining_ms
+				FROM input
+				LEFT JOIN claimed ON claimed.fencing_token = input.in_token
+				LEFT JOIN existing ON existing.idx = input.idx
+				ORDER BY input.idx
+				""".formatted(rows, recordColumns(now), plusMillis(now, "in_lease"), now, plusMillis(now, "in_ttl"));
+	}
+
+	/**
+	 * As {@link #complete()} for many records at once, their rows a {@code VALUES} list joined to
+	 * the records they complete.
+	 */
+	@Override
+	String completeBatch(int size) {
+		String now = now();
+		String rows = rows(size, "token uuid", "responseStatus integer", "responseHeaders text", "responseBody bytea",
+				"ttlMillis bigint");
+		return """
+				UPDATE idempotency_record
+				SET status = 'COMPLETED', response_status = in_status, response_headers = in_headers,
+				  response_body = in_body, completed_at = %s, expires_at = %s, locked_until = NULL
+				FROM (VALUES %s) AS input (idx, in_tenant, in_operation, in_key, in_token, in_status, in_headers,
+				  in_body, in_ttl)
+				WHERE tenant_id = in_tenant AND operation = in_operation AND idempotency_key = in_key
+				  AND fencing_token = in_token AND status = 'IN_PROGRESS'
+				RETURNING idx
+				""".formatted(now, plusMillis(now, "in_ttl"), rows);
+	}
+
+	/**
+	 * The {@code VALUES} rows of a batch statement: per row {@code i}, its index, the key
+	 * ({@code :tenant<i>}, {@code :operation<i>}, {@code :key<i>}), then the given parameters
+	 * ({@code "name type"}), each cast to its type.
+	 */
+	private static String rows(int size, String... parameters) {
+		StringBuilder rows = new StringBuilder();
+		for (int i = 0; i < size; i++) {
+			rows.append((i > 0) ? ",\n    " : "").append("(").append(i);
+			for (String parameter : parameters(parameters)) {
+				String[] nameAndType = parameter.split(" ");
+				rows.append(", CAST(:").append(nameAndType[0]).append(i).append(" AS ").append(nameAndType[1]).append(")");
+			}
+			rows.append(")");
+		}
+		return rows.toString();
+	}
+
+	private static String[] parameters(String... parameters) {
+		String[] all = new String[parameters.length + 3];
+		all[0] = "tenant varchar";
+		all[1] = "operation varchar";
+		all[2] = "key varchar";
+		System.arraycopy(parameters, 0, all, 3, parameters.length);
+		return all;
+	}
+
+	/**
 	 * Locks the expired record, takes it over and archives what it held, all in one statement: a
 	 * concurrent claim of the same key waits on the lock, then finds a new token and archives
 	 * nothing.

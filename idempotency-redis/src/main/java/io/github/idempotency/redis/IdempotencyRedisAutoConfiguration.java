@@ -23,6 +23,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import io.github.idempotency.store.IdempotencyRecordAdministration;
 import io.github.idempotency.engine.IdempotentOperationNames;
@@ -36,7 +37,8 @@ import io.github.idempotency.store.IdempotencyStore;
  * Redis cannot do (ATOMIC, archive). Expiry is native, so there is no purge.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-		"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration" })
+		"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+		"io.github.idempotency.jdbc.IdempotencyJdbcAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)
 @ConditionalOnClass({ RedisConnectionFactory.class, RedisClient.class })
 @Conditional(IdempotencyRedisAutoConfiguration.RedisStoreCondition.class)
@@ -55,6 +57,10 @@ public final class IdempotencyRedisAutoConfiguration {
 		@Bean
 		RedisIdempotencyStore idempotencyStore(RedisConnectionFactory connectionFactory,
 				IdempotencyRedisProperties redis) {
+			if (redis.getWaitReplicas() == 0 && NonBlockingRedisIdempotencyStore.supports(connectionFactory)) {
+				return new NonBlockingRedisIdempotencyStore((LettuceConnectionFactory) connectionFactory,
+						redis.getKeyPrefix());
+			}
 			return new RedisIdempotencyStore(connectionFactory, redis.getKeyPrefix(), redis.getWaitReplicas(),
 					redis.getWaitTimeout());
 		}

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -119,6 +120,21 @@ final class LettuceNodes {
 		throw new IllegalStateException("The Redis idempotency store needs a Lettuce connection factory for "
 				+ "idempotency.redis.wait-replicas and the record counts, but the connection is "
 				+ nativeConnection.getClass().getName());
+	}
+
+	/**
+	 * Return whether a failure, or one of its causes, is Redis's {@code NOSCRIPT}: the script is not
+	 * in the server's cache yet, and must be sent whole.
+	 * @param failure the failure
+	 * @return whether it is
+	 */
+	static boolean isNoScript(Throwable failure) {
+		for (Throwable t = failure; t != null; t = (t.getCause() != t) ? t.getCause() : null) {
+			if (t instanceof RedisNoScriptException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 }

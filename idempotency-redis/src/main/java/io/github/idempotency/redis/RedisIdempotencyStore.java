@@ -77,11 +77,19 @@ public class RedisIdempotencyStore implements SequencingIdempotencyStore, Refere
 	public ClaimResult claim(ClaimRequest request) {
 		IdempotencyKey key = request.key();
 		byte[] redisKey = this.keys.of(key);
-		String token = UUID.randomUUID().toString();
-		byte[][] args = { RedisReplies.utf8(request.fingerprint()), RedisReplies.utf8(token),
-				RedisReplies.utf8(request.lease().toMillis()), RedisReplies.utf8(request.ttl().toMillis()) };
+		String token = FencingTokens.next();
+		byte[][] args = claimArguments(request, token);
 		List<?> reply = (this.acknowledgements != null) ? claimAcknowledged(key, redisKey, token, args)
 				: run(RedisScripts.CLAIM, redisKey, args);
+		return claimResult(key, token, reply);
+	}
+
+	static byte[][] claimArguments(ClaimRequest request, String token) {
+		return new byte[][] { RedisReplies.utf8(request.fingerprint()), RedisReplies.utf8(token),
+				RedisReplies.utf8(request.lease().toMillis()), RedisReplies.utf8(request.ttl().toMillis()) };
+	}
+
+	static ClaimResult claimResult(IdempotencyKey key, String token, List<?> reply) {
 		if (claimed(reply)) {
 			return new ClaimResult.Claimed(UUID.fromString(token), RedisReplies.number(reply.get(1)) == 1,
 					Math.toIntExact(RedisReplies.number(reply.get(2))));
@@ -112,8 +120,7 @@ public class RedisIdempotencyStore implements SequencingIdempotencyStore, Refere
 	@Override
 	public boolean complete(IdempotencyKey key, UUID token, StoredResponse response, Duration ttl) {
 		byte[] redisKey = this.keys.of(key);
-		byte[][] args = { RedisReplies.utf8(token), RedisReplies.utf8(response.status()),
-				RedisHeaders.encode(response.headers()), response.body(), RedisReplies.utf8(ttl.toMillis()) };
+		byte[][] args = completeArguments(token, response, ttl);
 		ReplicaAcknowledgements required = this.acknowledgements;
 		if (required == null) {
 			return run(RedisScripts.COMPLETE, redisKey, args) == 1;
@@ -125,6 +132,11 @@ public class RedisIdempotencyStore implements SequencingIdempotencyStore, Refere
 					new DataAccessResourceFailureException(required.shortfall("A completion", completion.replicas())));
 		}
 		return completion.reply() == 1;
+	}
+
+	static byte[][] completeArguments(UUID token, StoredResponse response, Duration ttl) {
+		return new byte[][] { RedisReplies.utf8(token), RedisReplies.utf8(response.status()),
+				RedisHeaders.encode(response.headers()), response.body(), RedisReplies.utf8(ttl.toMillis()) };
 	}
 
 	@Override

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.function.Predicate;
 
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -63,7 +62,7 @@ final class ReplicaAcknowledgements {
 			reply = LettuceNodes.await(primary, commands.evalsha(script.getSha1(), output, keys, args), Duration.ZERO);
 		}
 		catch (RuntimeException ex) {
-			if (!isNoScript(ex)) {
+			if (!LettuceNodes.isNoScript(ex)) {
 				throw ex;
 			}
 			RedisFuture<T> eval = commands.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), output,
@@ -76,15 +75,6 @@ final class ReplicaAcknowledgements {
 		long acknowledged = LettuceNodes.await(primary,
 				commands.waitForReplication(this.replicas, this.timeout.toMillis()), this.timeout);
 		return new Acknowledged<>(reply, acknowledged);
-	}
-
-	private static boolean isNoScript(Throwable failure) {
-		for (Throwable t = failure; t != null; t = (t.getCause() != t) ? t.getCause() : null) {
-			if (t instanceof RedisNoScriptException) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/**

@@ -6,9 +6,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * A minimal HTTP/1.1 client for tests that need raw response bytes and exact headers.
@@ -45,6 +47,15 @@ public final class Http {
 	 */
 	public static String text(HttpResponse<byte[]> response) {
 		return new String(response.body(), StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Return where the server threads of this JVM are, in one line, and print all threads' stacks
+	 * to the standard error, for a test whose requests did not end.
+	 * @return the busy server threads, with the frames they are in
+	 */
+	public static String serverThreads() {
+		return ServerThreads.digest();
 	}
 
 	/**
@@ -90,6 +101,9 @@ public final class Http {
 			try {
 				return CLIENT.send(build(), HttpResponse.BodyHandlers.ofByteArray());
 			}
+			catch (HttpTimeoutException ex) {
+				throw new UncheckedIOException(withServerThreads(ex));
+			}
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);
 			}
@@ -100,7 +114,24 @@ public final class Http {
 		}
 
 		public CompletableFuture<HttpResponse<byte[]>> sendAsync() {
-			return CLIENT.sendAsync(build(), HttpResponse.BodyHandlers.ofByteArray());
+			return CLIENT.sendAsync(build(), HttpResponse.BodyHandlers.ofByteArray()).handle((response, failure) -> {
+				if (failure == null) {
+					return response;
+				}
+				Throwable cause = (failure instanceof CompletionException) ? failure.getCause() : failure;
+				if (cause instanceof HttpTimeoutException timeout) {
+					throw new CompletionException(withServerThreads(timeout));
+				}
+				throw (failure instanceof CompletionException completion) ? completion
+						: new CompletionException(failure);
+			});
+		}
+
+		/**
+		 * A request that never ends is a hang in the server: say where its threads are.
+		 */
+		private static HttpTimeoutException withServerThreads(HttpTimeoutException timeout) {
+			return new HttpTimeoutException(timeout.getMessage() + "; " + ServerThreads.digest());
 		}
 
 		private HttpRequest build() {

@@ -4,6 +4,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
 
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -188,10 +189,18 @@ class ReactiveAcceptedRequestsTests {
 	}
 
 	private HttpResponse<byte[]> awaitDone(String link, String tenant) {
-		return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
-			Http.Request request = this.http.get(link);
-			return ((tenant != null) ? request.tenant(tenant) : request).send();
-		}, (response) -> response.headers().firstValue("Idempotent-Replayed").isPresent());
+		try {
+			return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+				Http.Request request = this.http.get(link);
+				return ((tenant != null) ? request.tenant(tenant) : request).send();
+			}, (response) -> response.headers().firstValue("Idempotent-Replayed").isPresent());
+		}
+		catch (ConditionTimeoutException ex) {
+			throw new AssertionError("The work never stored its response; records: "
+					+ this.jdbc.queryForList("SELECT idempotency_key, status, attempts, last_failure, locked_until, "
+							+ "now() AS now FROM idempotency_record WHERE operation = 'reports'")
+					+ "; " + Http.serverThreads(), ex);
+		}
 	}
 
 	private static String link(HttpResponse<byte[]> accepted) {

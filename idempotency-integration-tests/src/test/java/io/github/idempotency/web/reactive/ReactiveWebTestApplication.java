@@ -7,6 +7,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -41,6 +43,7 @@ import io.github.idempotency.IdempotencyListener;
 import io.github.idempotency.Outcome;
 import io.github.idempotency.annotation.Idempotent;
 import io.github.idempotency.jdbc.JdbcIdempotencyStore;
+import io.github.idempotency.store.NonBlockingIdempotencyStore;
 import io.github.idempotency.web.servlet.WebTestApplication.Gate;
 
 /**
@@ -86,6 +89,9 @@ public class ReactiveWebTestApplication {
 
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (bean instanceof NonBlockingIdempotencyStore store) {
+					return new HeldNonBlockingClaimStore(store);
+				}
 				return (bean instanceof JdbcIdempotencyStore store) ? new HeldClaimStore(store) : bean;
 			}
 
@@ -132,9 +138,24 @@ public class ReactiveWebTestApplication {
 
 		private final Queue<String> ended = new ConcurrentLinkedQueue<>();
 
+		private final Set<String> threads = ConcurrentHashMap.newKeySet();
+
+		@Override
+		public void onExecutionStarted(String operation, boolean takenOver) {
+			this.threads.add(Thread.currentThread().getName());
+		}
+
 		@Override
 		public void onOutcome(String operation, Outcome outcome) {
 			this.ended.add(operation + ":" + outcome);
+			this.threads.add(Thread.currentThread().getName());
+		}
+
+		/**
+		 * Return the names of the threads on which claims were decided and calls ended.
+		 */
+		Set<String> threads() {
+			return Set.copyOf(this.threads);
 		}
 
 		boolean contains(String operation, Outcome outcome) {

@@ -1,15 +1,12 @@
 package io.github.idempotency.web.reactive;
 
-import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
@@ -20,7 +17,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -45,8 +41,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What the reactive entry point adds to the HTTP contract, on Reactor Netty and PostgreSQL:
- * streamed responses, cancellation, a storm of one key across two instances, and BlockHound
- * watching the threads that must not block.
+ * streamed responses, cancellation, keep-alive connections, a storm of one key across two
+ * instances, and BlockHound watching the threads that must not block.
  */
 @SpringBootTest(classes = ReactiveWebTestApplication.class,
 		webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -118,7 +114,7 @@ class WebFluxBehaviourTests {
 		String value = unique();
 		String key = "k-" + value;
 		int started = this.controller.slowStarted();
-		try (Socket client = send("/slow", key, json(value), "X-Delay-Millis: 30000")) {
+		try (Socket client = ReactiveRequests.send(this.port, "/slow", key, json(value), "X-Delay-Millis: 30000")) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> this.controller.slowStarted() > started);
 		}
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.outcomes.contains("slow", Outcome.ABANDONED));
@@ -141,7 +137,7 @@ class WebFluxBehaviourTests {
 		held.hold();
 		int cancelled = this.cancellations.cancelled();
 		int started = this.controller.slowStarted();
-		try (Socket client = send("/slow", key, json(value), "X-Delay-Millis: 0")) {
+		try (Socket client = ReactiveRequests.send(this.port, "/slow", key, json(value), "X-Delay-Millis: 0")) {
 			assertThat(held.awaitHeldClaim()).isTrue();
 		}
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.cancellations.cancelled() > cancelled);
@@ -155,6 +151,34 @@ class WebFluxBehaviourTests {
 		assertThat(effects("slow", value)).isEqualTo(1);
 	}
 
+	/**
+	 * A client that sends its next request on a keep-alive connection before the answer of a
+	 * guarded one (answered off the event loop) has ended gets both answers, and the connection
+	 * reads on. Reactor Netty 1.3.7 stopped reading it then (reactor-netty#4347), and the
+	 * connection's next request waited until its client gave up.
+	 */
+	@Test
+	void aKeepAliveConnectionReadsOnAfterARequestThatArrivedWhileAGuardedOneWasAnswered() throws Exception {
+		for (int attempt = 0; attempt < 5; attempt++) {
+			String value = unique();
+			byte[] body = json(value).getBytes(StandardCharsets.UTF_8);
+			try (Socket client = new Socket("127.0.0.1", this.port)) {
+				client.setSoTimeout(10_000);
+				OutputStream out = client.getOutputStream();
+				out.write(("POST /effects HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+						+ "Idempotency-Key: k-" + value + "\r\nContent-Length: " + body.length + "\r\n\r\n"
+						+ new String(body, StandardCharsets.UTF_8) + "GET /nothing-here HTTP/1.1\r\nHost: localhost\r\n\r\n")
+					.getBytes(StandardCharsets.UTF_8));
+				InputStream in = client.getInputStream();
+				assertThat(ReactiveRequests.readResponse(in)).startsWith("HTTP/1.1 201");
+				assertThat(ReactiveRequests.readResponse(in)).startsWith("HTTP/1.1 404");
+				out.write("GET /nothing-here HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.UTF_8));
+				assertThat(ReactiveRequests.readResponse(in)).startsWith("HTTP/1.1 404");
+			}
+			assertThat(effects("effects", value)).isOne();
+		}
+	}
+
 	@Test
 	void aStormOfOneKeyOnTwoInstancesHasOneEffect() throws Exception {
 		try (ConfigurableApplicationContext second = new SpringApplicationBuilder(ReactiveWebTestApplication.class)
@@ -163,26 +187,8 @@ class WebFluxBehaviourTests {
 					"spring.datasource.password=" + database.password(),
 					"spring.flyway.locations=classpath:db/webtest")
 			.run()) {
-			Gate secondGate = second.getBean(Gate.class);
-			Http secondHttp = new Http(((WebServerApplicationContext) second).getWebServer().getPort());
 			String value = unique();
-			this.gate.close();
-			secondGate.close();
-			List<CompletableFuture<HttpResponse<byte[]>>> responses = new ArrayList<>();
-			for (int i = 0; i < 64; i++) {
-				Http instance = (i % 2 == 0) ? this.http : secondHttp;
-				responses.add(instance.post("/waiting").key("storm-" + value).json(json(value)).sendAsync());
-			}
-			await().atMost(Duration.ofSeconds(60))
-				.until(() -> responses.stream().filter(CompletableFuture::isDone).count() == 63);
-			this.gate.open();
-			secondGate.open();
-			List<Integer> statuses = responses.stream().map((response) -> response.join().statusCode()).toList();
-			assertThat(statuses).filteredOn((status) -> status == 200).hasSize(1);
-			assertThat(statuses).filteredOn((status) -> status == 409).hasSize(63);
-			assertThat(effects("waiting", value)).isEqualTo(1);
-			HttpResponse<byte[]> replay = secondHttp.post("/waiting").key("storm-" + value).json(json(value)).send();
-			assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+			ReactiveRequests.stormOfOneKey(this.http, this.gate, second, value, () -> effects("waiting", value));
 		}
 	}
 
@@ -207,18 +213,6 @@ class WebFluxBehaviourTests {
 	void blockHoundWatchesTheThreadsThatMustNotBlock() {
 		HttpResponse<byte[]> response = this.http.post("/event-loop").key("k-" + unique()).json("{}").send();
 		assertThat(response.statusCode()).isEqualTo(500);
-	}
-
-	private Socket send(String path, String key, String body, String header) throws IOException {
-		Socket socket = new Socket("127.0.0.1", this.port);
-		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-		String request = "POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-				+ "Idempotency-Key: " + key + "\r\n" + header + "\r\nContent-Length: " + bytes.length + "\r\n\r\n";
-		OutputStream out = socket.getOutputStream();
-		out.write(request.getBytes(StandardCharsets.US_ASCII));
-		out.write(bytes);
-		out.flush();
-		return socket;
 	}
 
 	private IdempotencyRecord record(String operation, String key) {

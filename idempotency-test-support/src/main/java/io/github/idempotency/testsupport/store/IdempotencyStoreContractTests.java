@@ -1,5 +1,6 @@
 package io.github.idempotency.testsupport.store;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -588,6 +589,35 @@ public abstract class IdempotencyStoreContractTests extends IdempotencyStoreCont
 		UUID token = claim(key, FINGERPRINT_A);
 		assertThat(store().complete(key, token, response(200, bytes("long")), TTL)).isTrue();
 		assertThat(store().find(key).orElseThrow().key()).isEqualTo(key);
+	}
+
+	@Test
+	void concurrentCompletionsOutsideTransactionsOfManyKeysEachStoreTheirOwnResponse() throws Exception {
+		List<IdempotencyKey> keys = new ArrayList<>();
+		List<UUID> tokens = new ArrayList<>();
+		for (int i = 0; i < threads(); i++) {
+			IdempotencyKey key = key("complete-outside-" + i);
+			keys.add(key);
+			tokens.add(claim(key, FINGERPRINT_A));
+		}
+		// One completion carries a token its claim never had: it must store nothing.
+		UUID stranger = UUID.randomUUID();
+		List<Boolean> stored = Race.run(threads(), (thread) -> store().completeOutsideTransaction(keys.get(thread),
+				(thread == 0) ? stranger : tokens.get(thread),
+				response(201, ("body " + thread).getBytes(StandardCharsets.UTF_8)), TTL));
+		for (int i = 0; i < keys.size(); i++) {
+			IdempotencyRecord record = store().find(keys.get(i)).orElseThrow();
+			if (i == 0) {
+				assertThat(stored.get(i)).isFalse();
+				assertThat(record.status()).isEqualTo(RecordStatus.IN_PROGRESS);
+			}
+			else {
+				assertThat(stored.get(i)).isTrue();
+				assertThat(record.status()).isEqualTo(RecordStatus.COMPLETED);
+				assertThat(record.token()).isEqualTo(tokens.get(i));
+				assertThat(record.response().body()).asString(StandardCharsets.UTF_8).isEqualTo("body " + i);
+			}
+		}
 	}
 
 	@Test

@@ -10,6 +10,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.web.reactive.DispatcherHandler;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -85,16 +86,16 @@ public final class IdempotencyWebFluxAutoConfiguration {
 
 	@Bean
 	ReactiveExecutionFinisher reactiveExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy,
-			HttpProblems problems, StoreScheduler store) {
-		return new ReactiveExecutionFinisher(classifier, headerPolicy, problems, store);
+			HttpProblems problems, ReactiveClaims claims) {
+		return new ReactiveExecutionFinisher(classifier, headerPolicy, problems, claims);
 	}
 
 	@Bean
 	ReactiveIdempotencyFilter reactiveIdempotencyFilter(ObjectProvider<RequestMappingHandlerMapping> mappings,
-			IdempotentAttributeSource attributeSource, ReactiveExecutionFinisher finisher, StoreScheduler store,
+			IdempotentAttributeSource attributeSource, ReactiveExecutionFinisher finisher, ReactiveClaims claims,
 			IdempotencyWebProperties properties, IdempotencyProperties idempotency) {
 		boolean anyAccepted = OperationStatusResponses.anyAccepts(idempotency.getOperations());
-		return new ReactiveIdempotencyFilter(() -> mappings.orderedStream().toList(), attributeSource, finisher, store,
+		return new ReactiveIdempotencyFilter(() -> mappings.orderedStream().toList(), attributeSource, finisher, claims,
 				maxBodySize(properties),
 				anyAccepted ? (operation) -> OperationStatusResponses.accepts(idempotency, operation) : null);
 	}
@@ -107,6 +108,11 @@ public final class IdempotencyWebFluxAutoConfiguration {
 	ReactiveHandlerMethodOperationNames idempotencyReactiveHandlerMethodOperationNames(
 			ObjectProvider<RequestMappingHandlerMapping> handlerMappings, IdempotentAttributeSource attributeSource) {
 		return new ReactiveHandlerMethodOperationNames(handlerMappings, attributeSource);
+	}
+
+	@Bean
+	ReactorNettyVersionCheck idempotencyReactorNettyVersionCheck(ResourceLoader resourceLoader) {
+		return ReactorNettyVersionCheck.onClassPath(resourceLoader.getClassLoader());
 	}
 
 	@Bean

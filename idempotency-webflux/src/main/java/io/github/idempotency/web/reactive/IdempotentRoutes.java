@@ -106,7 +106,7 @@ public final class IdempotentRoutes {
 			.map((handled) -> (ServerResponse) new SettledResponse(handled, state))
 			.switchIfEmpty(Mono.fromSupplier(() -> answer((target) -> this.finisher.finish(state))))
 			.onErrorResume((ex) -> Mono.just(answer((target) -> this.finisher.finishFailed(state, ex))))
-			.doOnCancel(() -> state.cancel(this.claims.store()));
+			.doOnCancel(() -> state.cancel(this.claims));
 	}
 
 	private static byte[] bytes(DataBuffer buffer) {
@@ -134,7 +134,7 @@ public final class IdempotentRoutes {
 		private final Start start;
 
 		RouteCall(ReactiveIdempotencyExchange exchange, String operation, Start start) {
-			super(exchange, IdempotentRoutes.this.keyHeader, IdempotentRoutes.this.problems);
+			super(exchange, IdempotentRoutes.this.keyHeader, IdempotentRoutes.this.problems, IdempotentRoutes.this.claims);
 			this.operation = operation;
 			this.start = start;
 		}
@@ -226,7 +226,7 @@ public final class IdempotentRoutes {
 			return this.handled.writeTo(captured, context)
 				.then(Mono.defer(() -> IdempotentRoutes.this.finisher.finish(this.state)))
 				.onErrorResume((ex) -> IdempotentRoutes.this.finisher.finishFailed(this.state, ex))
-				.doOnCancel(() -> this.state.cancel(IdempotentRoutes.this.claims.store()));
+				.doOnCancel(() -> this.state.cancel(IdempotentRoutes.this.claims));
 		}
 
 	}

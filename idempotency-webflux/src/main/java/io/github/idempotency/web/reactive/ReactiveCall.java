@@ -29,8 +29,11 @@ abstract class ReactiveCall implements CallAdapter<Publisher<?>> {
 
 	private final HttpProblems problems;
 
-	ReactiveCall(ReactiveIdempotencyExchange exchange, String keyHeader, HttpProblems problems) {
+	private final ReactiveClaims claims;
+
+	ReactiveCall(ReactiveIdempotencyExchange exchange, String keyHeader, HttpProblems problems, ReactiveClaims claims) {
 		this.exchange = exchange;
+		this.claims = claims;
 		this.keyHeader = keyHeader;
 		this.problems = problems;
 	}
@@ -63,7 +66,7 @@ abstract class ReactiveCall implements CallAdapter<Publisher<?>> {
 	 */
 	@Override
 	public Publisher<?> run(IdempotentCall call) throws Throwable {
-		if (!this.exchange.claimed(call)) {
+		if (!this.exchange.claimed(call, this.claims)) {
 			return Mono.empty();
 		}
 		Object result;

@@ -3,6 +3,8 @@ package io.github.idempotency.web.reactive;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.security.Principal;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 import io.micrometer.observation.Observation;
@@ -12,7 +14,11 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
+import io.github.idempotency.Disposition;
 import io.github.idempotency.IdempotencyStoreUnavailableException;
+import io.github.idempotency.engine.Answer;
+import io.github.idempotency.engine.IdempotentCall;
+import io.github.idempotency.store.StoredResponse;
 import io.github.idempotency.engine.IdempotentInvocation;
 import io.github.idempotency.web.HttpProblems;
 
@@ -30,16 +36,25 @@ final class ReactiveClaims {
 	 */
 	private static final String OBSERVATION = "micrometer.observation";
 
+	private static final Executor PARALLEL = (task) -> Schedulers.parallel().schedule(task);
+
 	private final IdempotentInvocation invocation;
 
 	private final HttpProblems problems;
 
 	private final StoreScheduler store;
 
+	/**
+	 * Whether the store is called without a thread of its own, decided once: for a non-blocking
+	 * store; any other is called on the store's threads.
+	 */
+	private final boolean nonBlocking;
+
 	ReactiveClaims(IdempotentInvocation invocation, HttpProblems problems, StoreScheduler store) {
 		this.invocation = invocation;
 		this.problems = problems;
 		this.store = store;
+		this.nonBlocking = invocation.nonBlocking();
 	}
 
 	/**
@@ -50,9 +65,8 @@ final class ReactiveClaims {
 	 */
 	Mono<Publisher<?>> claim(ReactiveCall call) {
 		ReactiveIdempotencyExchange exchange = call.exchange();
-		return Mono.deferContextual((context) -> principal(exchange).flatMap((principal) -> this.store
-			.<Publisher<?>>claim(() -> claimOnStoreThread(call, principal.orElse(null),
-					context.getOrDefault(OBSERVATION, null)))
+		return Mono.deferContextual((context) -> principal(exchange).flatMap((principal) -> claim(call,
+				principal.orElse(null), context.getOrDefault(OBSERVATION, null))
 			.onErrorResume(RejectedExecutionException.class, (ex) -> {
 				exchange.refuse(this.problems.response(new IdempotencyStoreUnavailableException(ex), exchange.path()));
 				return Mono.<Publisher<?>>just(Mono.empty());
@@ -60,8 +74,61 @@ final class ReactiveClaims {
 			.publishOn(Schedulers.parallel());
 	}
 
-	StoreScheduler store() {
-		return this.store;
+	private Mono<Publisher<?>> claim(ReactiveCall call, @Nullable String principal, @Nullable Object observation) {
+		if (this.nonBlocking) {
+			return this.store.claimWithoutThread(() -> claimWithoutThread(call, principal, observation));
+		}
+		return this.store.claim(() -> claimOnStoreThread(call, principal, observation));
+	}
+
+	/**
+	 * Store the result of a claimed call, or release its key, and answer what its client gets.
+	 * @param call the call
+	 * @param stored its result as stored
+	 * @param failure what it threw, or {@code null}
+	 * @param disposition whether its result is final or transient
+	 * @return what its client gets
+	 */
+	Mono<Answer> finish(IdempotentCall call, StoredResponse stored, @Nullable Throwable failure,
+			Disposition disposition) {
+		if (this.nonBlocking) {
+			return StoreScheduler.settleWithoutThread(() -> call.finishAsync(stored, failure, disposition))
+				.publishOn(Schedulers.parallel());
+		}
+		return this.store.settle(() -> call.finish(stored, failure, disposition));
+	}
+
+	/**
+	 * Release the key of a claimed call.
+	 * @param call the call
+	 * @param failure why, as {@code FailureTypes} names it
+	 * @return completion once released
+	 */
+	Mono<Void> release(IdempotentCall call, String failure) {
+		if (this.nonBlocking) {
+			return StoreScheduler.settleWithoutThread(() -> call.releaseAsync(failure));
+		}
+		return this.store.settle(() -> {
+			call.release(failure);
+			return true;
+		}).then();
+	}
+
+	/**
+	 * Claim on the calling thread, with the request's observation current, without blocking it;
+	 * the call then runs, or is answered, on a parallel thread.
+	 */
+	private CompletionStage<Publisher<?>> claimWithoutThread(ReactiveCall call, @Nullable String principal,
+			@Nullable Object observation) {
+		try (Observation.Scope parent = (observation instanceof Observation request) ? request.openScope()
+				: Observation.Scope.NOOP;
+				CurrentRequest.Scope scope = new CurrentRequest(call.exchange().exchange(), principal).open()) {
+			return this.invocation.invokeAsync(call, PARALLEL)
+				.thenApply((result) -> (result != null) ? result : Mono.empty());
+		}
+		finally {
+			IdempotentInvocation.clearDiagnosticContext();
+		}
 	}
 
 	/**

@@ -28,7 +28,7 @@ import io.github.idempotency.web.StoredHeaderPolicy;
 
 /**
  * Finishes the exchange of an {@code @Idempotent} WebFlux handler once its handler chain has
- * completed into the capture: settles its call on a store thread (store or release) before the
+ * completed into the capture: settles its call (store or release), off the event loop, before the
  * client sees anything, then sends what the call's answer says: the response, a replay or a
  * problem.
  */
@@ -45,10 +45,10 @@ final class ReactiveExecutionFinisher {
 
 	private final HttpProblems problems;
 
-	private final StoreScheduler store;
+	private final ReactiveClaims store;
 
 	ReactiveExecutionFinisher(OutcomeClassifier classifier, StoredHeaderPolicy headerPolicy, HttpProblems problems,
-			StoreScheduler store) {
+			ReactiveClaims store) {
 		this.classifier = classifier;
 		this.headerPolicy = headerPolicy;
 		this.problems = problems;
@@ -110,10 +110,7 @@ final class ReactiveExecutionFinisher {
 			return settle(exchange, call, stored, rendered, failure);
 		}
 		logger.debug("{} failed with {}; its key is released", call.key(), failure.toString());
-		return this.store.settle(() -> {
-			call.release(FailureTypes.of(failure));
-			return true;
-		}).then(Mono.error(failure));
+		return this.store.release(call, FailureTypes.of(failure)).then(Mono.error(failure));
 	}
 
 	/**
@@ -150,7 +147,7 @@ final class ReactiveExecutionFinisher {
 	private Mono<Void> settle(ReactiveIdempotencyExchange exchange, IdempotentCall call, StoredResponse stored,
 			@Nullable StoredResponse sent, @Nullable Throwable failure) {
 		Disposition disposition = this.classifier.classify(stored.status(), failure);
-		return this.store.settle(() -> call.finish(stored, failure, disposition))
+		return this.store.finish(call, stored, failure, disposition)
 			.flatMap((answer) -> send(exchange, stored, sent, answer));
 	}
 

@@ -95,13 +95,14 @@ final class ReactiveIdempotencyExchange {
 	 * Note that this request's call is claimed. If the request was cancelled meanwhile, its key is
 	 * released, as its work never started.
 	 * @param call the claimed call
+	 * @param claims the claims, which release a key off the event loop
 	 * @return whether the work may start
 	 */
-	boolean claimed(IdempotentCall call) {
+	boolean claimed(IdempotentCall call, ReactiveClaims claims) {
 		this.call = call;
 		if (this.phase.get() == Phase.CANCELLED) {
 			if (takeSettlement()) {
-				call.release(FailureTypes.of(new RequestCancelledException()));
+				claims.release(call, FailureTypes.of(new RequestCancelledException())).subscribe();
 			}
 			return false;
 		}
@@ -120,16 +121,13 @@ final class ReactiveIdempotencyExchange {
 	 * The request was cancelled (its client went away, or a timeout upstream): a claimed call
 	 * whose work never started is released; one whose work may have started is left to its lease,
 	 * and a retry takes it over once the lease runs out.
-	 * @param store the threads that release a key, off the event loop
+	 * @param claims the claims, which release a key off the event loop
 	 */
-	void cancel(StoreScheduler store) {
+	void cancel(ReactiveClaims claims) {
 		if (this.phase.compareAndSet(Phase.OPEN, Phase.CANCELLED)) {
 			IdempotentCall claimed = this.call;
 			if (claimed != null && takeSettlement()) {
-				store.settle(() -> {
-					claimed.release(FailureTypes.of(new RequestCancelledException()));
-					return true;
-				}).subscribe();
+				claims.release(claimed, FailureTypes.of(new RequestCancelledException())).subscribe();
 			}
 			return;
 		}

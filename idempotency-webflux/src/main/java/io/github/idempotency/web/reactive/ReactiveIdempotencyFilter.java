@@ -44,7 +44,7 @@ final class ReactiveIdempotencyFilter implements WebFilter, Ordered {
 
 	private final ReactiveExecutionFinisher finisher;
 
-	private final StoreScheduler store;
+	private final ReactiveClaims claims;
 
 	private final int maxBodySize;
 
@@ -57,17 +57,17 @@ final class ReactiveIdempotencyFilter implements WebFilter, Ordered {
 	 * @param mappings the handler mappings
 	 * @param attributeSource the attributes of {@code @Idempotent} methods
 	 * @param finisher the finisher of exchanges
-	 * @param store the store's threads
+	 * @param claims the claims, which release the key of a cancelled request
 	 * @param maxBodySize the largest request body
 	 * @param acceptedOperations which operations set accept-after, or {@code null} if none does
 	 */
 	ReactiveIdempotencyFilter(Supplier<List<RequestMappingHandlerMapping>> mappings,
-			IdempotentAttributeSource attributeSource, ReactiveExecutionFinisher finisher, StoreScheduler store,
+			IdempotentAttributeSource attributeSource, ReactiveExecutionFinisher finisher, ReactiveClaims claims,
 			int maxBodySize, @Nullable Predicate<String> acceptedOperations) {
 		this.mappings = mappings;
 		this.attributeSource = attributeSource;
 		this.finisher = finisher;
-		this.store = store;
+		this.claims = claims;
 		this.maxBodySize = maxBodySize;
 		this.acceptedOperations = acceptedOperations;
 	}
@@ -150,7 +150,7 @@ final class ReactiveIdempotencyFilter implements WebFilter, Ordered {
 			.test(ReactiveWebIdempotencyHandler.operationName(guarded.attributes(), exchange))) {
 			return runAccepting(work, state);
 		}
-		return work.doOnCancel(() -> state.cancel(this.store));
+		return work.doOnCancel(() -> state.cancel(this.claims));
 	}
 
 	/**
@@ -184,7 +184,7 @@ final class ReactiveIdempotencyFilter implements WebFilter, Ordered {
 				if (!response.sentAccepted()) {
 					accepting.dispose();
 					running.dispose();
-					state.cancel(this.store);
+					state.cancel(this.claims);
 				}
 			}).doFinally((signal) -> accepting.dispose());
 		});

@@ -113,7 +113,8 @@ final class ReactiveWebIdempotencyHandler implements IdempotentInvocationHandler
 
 		HandlerCall(ReactiveIdempotencyExchange exchange, MethodInvocation invocation,
 				IdempotentAttributes attributes) {
-			super(exchange, ReactiveWebIdempotencyHandler.this.keyHeader, ReactiveWebIdempotencyHandler.this.problems);
+			super(exchange, ReactiveWebIdempotencyHandler.this.keyHeader, ReactiveWebIdempotencyHandler.this.problems,
+					ReactiveWebIdempotencyHandler.this.claims);
 			this.invocation = invocation;
 			this.attributes = attributes;
 		}

@@ -2,8 +2,10 @@ package io.github.idempotency.web.reactive;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -43,6 +45,52 @@ final class StoreScheduler implements AutoCloseable {
 						"More than " + this.maxPending + " idempotent requests are waiting for the idempotency store"));
 			}
 			return run(call);
+		});
+	}
+
+	/**
+	 * Call a non-blocking store for a new request, on the calling thread, unless too many new
+	 * requests are waiting for it already.
+	 * @param <T> what the call returns
+	 * @param call the call
+	 * @return its result, or a {@link RejectedExecutionException} when too many requests wait
+	 */
+	<T> Mono<T> claimWithoutThread(Supplier<CompletionStage<T>> call) {
+		return Mono.defer(() -> {
+			if (this.pending.incrementAndGet() > this.maxPending) {
+				this.pending.decrementAndGet();
+				return Mono.error(new RejectedExecutionException(
+						"More than " + this.maxPending + " idempotent requests are waiting for the idempotency store"));
+			}
+			CompletableFuture<T> result;
+			try {
+				result = call.get().toCompletableFuture();
+			}
+			catch (RuntimeException ex) {
+				result = CompletableFuture.failedFuture(ex);
+			}
+			result.whenComplete((value, failure) -> this.pending.decrementAndGet());
+			return Mono.fromFuture(result, true);
+		});
+	}
+
+	/**
+	 * Await a non-blocking store's settlement of a request that was claimed; like any settlement,
+	 * neither refused nor abandoned by a cancellation.
+	 * @param <T> what the call returns
+	 * @param call the call
+	 * @return its result
+	 */
+	static <T> Mono<T> settleWithoutThread(Supplier<CompletionStage<T>> call) {
+		return Mono.defer(() -> {
+			CompletableFuture<T> result;
+			try {
+				result = call.get().toCompletableFuture();
+			}
+			catch (RuntimeException ex) {
+				result = CompletableFuture.failedFuture(ex);
+			}
+			return Mono.fromFuture(result, true);
 		});
 	}
 

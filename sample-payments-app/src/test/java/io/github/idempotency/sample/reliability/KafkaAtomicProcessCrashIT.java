@@ -77,6 +77,13 @@ class KafkaAtomicProcessCrashIT {
 		long started = System.nanoTime();
 		try (SampleProcess crashing = start("kafka-crashing", "--sample.crash-windows.hold=5m");
 				KafkaProducer<String, String> producer = producer()) {
+			// Each of the three consumers owns one partition before any event is sent: a consumer that
+			// still owned them all would hold the other windows' events behind the one it holds, and
+			// the rebalance that would hand them on waits for its next poll (seen once on a loaded
+			// machine: one window held, two never reached).
+			for (int partition = 0; partition < WINDOWS.size(); partition++) {
+				crashing.awaitLog("partitions assigned: [order-events-" + partition + "]");
+			}
 			for (int partition = 0; partition < WINDOWS.size(); partition++) {
 				String window = WINDOWS.get(partition);
 				String order = "o-" + UUID.randomUUID();
