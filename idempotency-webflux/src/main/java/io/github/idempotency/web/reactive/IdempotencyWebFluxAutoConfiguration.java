@@ -111,11 +111,6 @@ public final class IdempotencyWebFluxAutoConfiguration {
 	}
 
 	@Bean
-	ReactorNettyVersionCheck idempotencyReactorNettyVersionCheck(ResourceLoader resourceLoader) {
-		return ReactorNettyVersionCheck.onClassPath(resourceLoader.getClassLoader());
-	}
-
-	@Bean
 	WebFluxHandlersCheck idempotencyWebFluxHandlersCheck(ReactiveHandlerMethodOperationNames names,
 			OperationPolicies policies) {
 		return new WebFluxHandlersCheck(names, policies);
@@ -131,6 +126,18 @@ public final class IdempotencyWebFluxAutoConfiguration {
 				HttpProblems problems, StoreScheduler threads) {
 			return new ReactiveOperationStatusEndpoint(store, tenantResolver, properties, responses, problems, threads)
 				.routes();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "reactor.netty.http.server.HttpServer",
+			"org.springframework.boot.web.server.reactive.context.ReactiveWebServerInitializedEvent" })
+	static final class ReactorNettyConfiguration {
+
+		@Bean
+		ReactorNettyVersionCheck idempotencyReactorNettyVersionCheck(ResourceLoader resourceLoader) {
+			return ReactorNettyVersionCheck.onClassPath(resourceLoader.getClassLoader());
 		}
 
 	}

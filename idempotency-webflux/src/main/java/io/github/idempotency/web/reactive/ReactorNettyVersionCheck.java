@@ -7,18 +7,22 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.web.server.WebServer;
+import org.springframework.boot.web.server.reactive.context.ReactiveWebServerInitializedEvent;
+import org.springframework.context.ApplicationListener;
 import org.springframework.util.ClassUtils;
 
 /**
- * Warns at start-up when the application runs on a Reactor Netty that can leave a keep-alive
+ * Warns when the application's web server starts on a Reactor Netty that can leave a keep-alive
  * connection unread, which guarded requests, answered off the event loop, make likely.
  */
-final class ReactorNettyVersionCheck implements SmartInitializingSingleton {
+final class ReactorNettyVersionCheck implements ApplicationListener<ReactiveWebServerInitializedEvent> {
 
 	private static final Logger logger = LoggerFactory.getLogger(ReactorNettyVersionCheck.class);
 
 	private static final String HTTP_SERVER = "reactor.netty.http.server.HttpServer";
+
+	private static final String NETTY_WEB_SERVERS = "org.springframework.boot.reactor.netty.";
 
 	private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.(\\d+)");
 
@@ -49,9 +53,20 @@ final class ReactorNettyVersionCheck implements SmartInitializingSingleton {
 		return this.version;
 	}
 
+	/**
+	 * Warn if the server that started is Reactor Netty's: an application that serves on Tomcat or
+	 * Jetty and has Reactor Netty only for its {@code WebClient} is not concerned.
+	 * @param event the event of the server's start
+	 */
 	@Override
-	public void afterSingletonsInstantiated() {
-		warning().ifPresent(logger::warn);
+	public void onApplicationEvent(ReactiveWebServerInitializedEvent event) {
+		if (servesOnReactorNetty(event.getWebServer())) {
+			warning().ifPresent(logger::warn);
+		}
+	}
+
+	static boolean servesOnReactorNetty(WebServer server) {
+		return server.getClass().getName().startsWith(NETTY_WEB_SERVERS);
 	}
 
 	/**
