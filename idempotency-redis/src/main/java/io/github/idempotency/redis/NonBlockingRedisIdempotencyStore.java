@@ -51,12 +51,18 @@ final class NonBlockingRedisIdempotencyStore extends RedisIdempotencyStore imple
 
 	/**
 	 * Return whether a store on the given factory can be called without blocking: one that shares
-	 * its native connection, so that no call waits for a pooled one.
+	 * its native connection, so that no call waits for a pooled one, and whose commands time out on
+	 * Lettuce's own timer (its default), so that no call needs a timer of the JDK's, whose lock an
+	 * event loop must not wait for.
 	 * @param connectionFactory the connection factory
 	 * @return whether it can
 	 */
 	static boolean supports(Object connectionFactory) {
-		return connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.getShareNativeConnection();
+		return connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.getShareNativeConnection()
+				&& lettuce.getClientConfiguration()
+					.getClientOptions()
+					.map((options) -> options.getTimeoutOptions().isTimeoutCommands())
+					.orElse(true);
 	}
 
 	@Override
@@ -114,9 +120,7 @@ final class NonBlockingRedisIdempotencyStore extends RedisIdempotencyStore imple
 			return bySha.handle((reply, failure) -> (failure == null) ? CompletableFuture.completedFuture(reply)
 					: LettuceNodes.isNoScript(failure) ? commands.<T>eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8),
 							output, keys, args) : CompletableFuture.<T>failedFuture(failure))
-				.thenCompose(Function.identity())
-				.toCompletableFuture()
-				.orTimeout(connection.timeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+				.thenCompose(Function.identity());
 		}).handle((reply, failure) -> {
 			if (failure != null) {
 				Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
@@ -171,10 +175,6 @@ final class NonBlockingRedisIdempotencyStore extends RedisIdempotencyStore imple
 	 */
 	private record Shared(StatefulConnection<byte[], byte[]> connection,
 			RedisScriptingAsyncCommands<byte[], byte[]> commands) {
-
-		Duration timeout() {
-			return this.connection.getTimeout();
-		}
 
 	}
 
