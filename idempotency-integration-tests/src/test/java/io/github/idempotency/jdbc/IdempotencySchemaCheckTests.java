@@ -157,30 +157,6 @@ class IdempotencySchemaCheckTests {
 		this.runner.run((context) -> assertThat(context).hasNotFailed());
 	}
 
-	/**
-	 * MySQL's driver names and measures MariaDB's columns its own way: INT for INTEGER, and a
-	 * length for LONGTEXT (found by a real application that reached MariaDB through it).
-	 */
-	@Test
-	void tablesAsTheMigrationsMadeThemPassOnMariadbThroughMysqlsDriverAndAShortenedOneDoesNot() {
-		MariaDbTestDatabase database = MariaDbTestDatabase.create("schemacheckmysql");
-		String url = database.url().replace("jdbc:mariadb:", "jdbc:mysql:");
-		String[] properties = { "spring.datasource.url=" + url,
-				"spring.datasource.driver-class-name=com.mysql.cj.jdbc.Driver",
-				"spring.datasource.username=" + database.username(),
-				"spring.datasource.password=" + database.password() };
-		this.runner.withPropertyValues(properties).run((context) -> assertThat(context).hasNotFailed());
-		new JdbcTemplate(new SimpleDriverDataSource(new org.mariadb.jdbc.Driver(), database.url(), database.username(),
-				database.password()))
-			.execute("ALTER TABLE idempotency_record MODIFY COLUMN response_headers MEDIUMTEXT");
-		this.runner.withPropertyValues(properties).run((context) -> {
-			FailureAnalysis analysis = new IdempotencySchemaMismatchFailureAnalyzer()
-				.analyze(context.getStartupFailure());
-			assertThat(analysis.getDescription()).contains("idempotency_record.response_headers is MEDIUMTEXT")
-				.doesNotContain("is INT,");
-		});
-	}
-
 	private static void repair(DataSource dataSource, Throwable failure) {
 		JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 		((IdempotencySchemaMismatchException) failure).shortfalls()

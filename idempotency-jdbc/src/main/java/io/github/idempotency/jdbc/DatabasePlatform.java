@@ -3,8 +3,6 @@ package io.github.idempotency.jdbc;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
@@ -136,29 +134,9 @@ enum DatabasePlatform {
 	 */
 	record Product(@Nullable String name, @Nullable String version, int major, int minor) {
 
-		/**
-		 * The version a MariaDB server announces to MySQL clients: the 5.5.5 that old MySQL
-		 * clients require, then its own.
-		 */
-		private static final Pattern MARIADB_VERSION = Pattern.compile("(?:5\\.5\\.5-)?(\\d+)\\.(\\d+).*-mariadb.*",
-				Pattern.CASE_INSENSITIVE);
-
 		static Product of(DatabaseMetaData metaData) throws SQLException {
-			return of(metaData.getDatabaseProductName(), metaData.getDatabaseProductVersion(),
+			return new Product(metaData.getDatabaseProductName(), metaData.getDatabaseProductVersion(),
 					metaData.getDatabaseMajorVersion(), metaData.getDatabaseMinorVersion());
-		}
-
-		/**
-		 * Describe a product as its driver does, reading a MariaDB server's major and minor
-		 * version from its version text: MySQL's driver reports 5.5 for every MariaDB server.
-		 */
-		static Product of(@Nullable String name, @Nullable String version, int major, int minor) {
-			Matcher mariadb = (version != null) ? MARIADB_VERSION.matcher(version) : null;
-			if (mariadb != null && mariadb.matches()) {
-				return new Product(name, version, Integer.parseInt(mariadb.group(1)),
-						Integer.parseInt(mariadb.group(2)));
-			}
-			return new Product(name, version, major, minor);
 		}
 
 	}

@@ -26,8 +26,6 @@ final class IdempotencyColumns {
 	 */
 	private static final long UNBOUNDED = 1_000_000_000L;
 
-	private static final Set<String> LARGEST_TYPES = Set.of("LONGTEXT", "LONGBLOB");
-
 	private static final List<Table> TABLES = List.of(
 			new Table("idempotency_record",
 					List.of(key("tenant_id"), key("operation"), key("idempotency_key"),
@@ -158,11 +156,10 @@ final class IdempotencyColumns {
 			if (found == null) {
 				return new Shortfall(subject, "does not exist", null);
 			}
-			// The names of the largest types (MariaDB's LONGTEXT and LONGBLOB) tell their length,
-			// which drivers tell differently: MariaDB's not at all, MySQL's in characters of four bytes.
-			String typeName = found.typeName().toUpperCase(Locale.ROOT);
-			if (!spelling.typeNames().contains(typeName)
-					|| (!LARGEST_TYPES.contains(typeName) && found.length() > 0 && found.length() < this.type.length())) {
+			// Some drivers tell no length for their largest types (MariaDB's LONGTEXT and LONGBLOB),
+			// whose names then tell it.
+			if (!spelling.typeNames().contains(found.typeName().toUpperCase(Locale.ROOT))
+					|| (found.length() > 0 && found.length() < this.type.length())) {
 				return new Shortfall(subject, "is " + found.describe(this.type) + ", not " + spelling.declaration(),
 						repair(platform, table, spelling.declaration(), this.nullable));
 			}
@@ -217,8 +214,7 @@ final class IdempotencyColumns {
 
 		// PostgreSQL names identity columns serial and bigserial.
 		static final Type INTEGER = fixed(new Spelling(Set.of("INT4", "INT8", "SERIAL", "BIGSERIAL"), "INTEGER"),
-				// MySQL's driver names MariaDB's INTEGER INT.
-				new Spelling(Set.of("INTEGER", "INT", "BIGINT"), "INTEGER"),
+				new Spelling(Set.of("INTEGER", "BIGINT"), "INTEGER"),
 				new Spelling(Set.of("INTEGER", "BIGINT"), "INTEGER"));
 
 		// MariaDB keys a reference by the SHA-256 of its columns, too long together for a key.
