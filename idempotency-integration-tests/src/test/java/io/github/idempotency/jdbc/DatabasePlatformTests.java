@@ -36,17 +36,30 @@ class DatabasePlatformTests {
 		}
 	}
 
-	/**
-	 * MySQL's driver names a MariaDB server MySQL; its version tells.
-	 */
 	@Test
-	void recognizesMariadbByItsVersionWhateverTheDriverNamesIt() {
+	void recognizesMariadbByItsOwnDriversName() {
 		assertThat(DatabasePlatform.of(new DatabasePlatform.Product("MariaDB", "10.11.19-MariaDB-0+deb12u1", 10, 11)))
-			.isEqualTo(DatabasePlatform.MARIADB);
-		assertThat(DatabasePlatform.of(new DatabasePlatform.Product("MySQL", "5.5.5-10.6.21-MariaDB", 10, 6)))
 			.isEqualTo(DatabasePlatform.MARIADB);
 		assertThat(DatabasePlatform.of(new DatabasePlatform.Product("MariaDB", "11.4.5-MariaDB", 11, 4)))
 			.isEqualTo(DatabasePlatform.MARIADB);
+	}
+
+	/**
+	 * MySQL's driver names a MariaDB server MySQL, and refuses the store's INSERT ... RETURNING
+	 * (found by a real application that reached MariaDB through it): the start says which driver
+	 * to use.
+	 */
+	@Test
+	void refusesMariadbThroughMysqlsDriverNamingMariadbsDriver() {
+		MariaDbTestDatabase database = MariaDbTestDatabase.create("platform_mysql");
+		DriverManagerDataSource throughMysqlDriver = new DriverManagerDataSource(
+				database.url().replace("jdbc:mariadb:", "jdbc:mysql:"), database.username(), database.password());
+		throughMysqlDriver.setDriverClassName("com.mysql.cj.jdbc.Driver");
+		assertThatExceptionOfType(UnsupportedDatabaseException.class)
+			.isThrownBy(() -> DatabasePlatform.of(throughMysqlDriver))
+			.satisfies((ex) -> assertThat(ex.mysqlDriverOnMariadb()).isTrue())
+			.satisfies((ex) -> assertThat(new UnsupportedDatabaseFailureAnalyzer().analyze(ex).getAction())
+				.contains("org.mariadb.jdbc:mariadb-java-client", "jdbc:mariadb://"));
 	}
 
 	@Test

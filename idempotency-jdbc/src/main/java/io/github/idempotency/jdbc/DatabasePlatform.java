@@ -105,7 +105,8 @@ enum DatabasePlatform {
 
 	/**
 	 * MariaDB's driver names its product MariaDB, MySQL's driver names it MySQL on both servers;
-	 * a MariaDB server's version says MariaDB whichever driver reads it.
+	 * a MariaDB server's version says MariaDB whichever driver reads it, and MySQL's driver cannot
+	 * run the statements of the MariaDB store.
 	 */
 	static DatabasePlatform of(Product product) {
 		String name = lowerCase(product.name());
@@ -115,7 +116,10 @@ enum DatabasePlatform {
 		if (name.equals("h2")) {
 			return H2;
 		}
-		if (name.contains("mariadb") || (name.contains("mysql") && lowerCase(product.version()).contains("mariadb"))) {
+		if (name.contains("mysql") && lowerCase(product.version()).contains("mariadb")) {
+			throw UnsupportedDatabaseException.mysqlDriverOnMariadb(product.version());
+		}
+		if (name.contains("mariadb")) {
 			if (product.major() < MARIADB_MINIMUM[0]
 					|| (product.major() == MARIADB_MINIMUM[0] && product.minor() < MARIADB_MINIMUM[1])) {
 				throw new UnsupportedDatabaseException(product.name() + " " + product.version());

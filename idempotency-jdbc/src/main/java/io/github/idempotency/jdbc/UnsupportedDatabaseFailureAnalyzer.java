@@ -12,6 +12,15 @@ class UnsupportedDatabaseFailureAnalyzer extends AbstractFailureAnalyzer<Unsuppo
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, UnsupportedDatabaseException cause) {
+		if (cause.mysqlDriverOnMariadb()) {
+			return new FailureAnalysis("The application's DataSource reaches a MariaDB server (" + cause.product()
+					+ ") through MySQL's JDBC driver (Connector/J), which refuses the INSERT ... RETURNING "
+					+ "statements the idempotency store runs on MariaDB.", """
+					Use MariaDB's driver for this DataSource: depend on org.mariadb.jdbc:mariadb-java-client \
+					instead of com.mysql:mysql-connector-j, and start spring.datasource.url with jdbc:mariadb:// \
+					instead of jdbc:mysql:// (Hibernate and Flyway work with it unchanged); or keep the records in \
+					a DataSource of their own on MariaDB's driver, qualified @IdempotencyDataSource.""", cause);
+		}
 		return new FailureAnalysis("The application's DataSource is " + cause.product() + " (as its JDBC driver "
 				+ "names it), and the idempotency starter's JDBC store supports PostgreSQL, MariaDB 10.6 or later "
 				+ "and H2 only, so @Idempotent methods would have no store for their records.", """
