@@ -2,6 +2,7 @@ package io.github.idempotency.kafka;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -39,6 +40,11 @@ public final class IdempotencyKafkaAutoConfiguration {
 	@ConditionalOnMissingBean(CommonErrorHandler.class)
 	DefaultErrorHandler idempotencyKafkaErrorHandler() {
 		return new DefaultErrorHandler();
+	}
+
+	@Bean
+	static KafkaListenerKeysCheck idempotencyKafkaListenerKeysCheck(ConfigurableListableBeanFactory beanFactory) {
+		return new KafkaListenerKeysCheck(beanFactory);
 	}
 
 	@Bean
