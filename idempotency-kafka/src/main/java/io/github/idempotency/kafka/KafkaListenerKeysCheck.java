@@ -1,6 +1,5 @@
 package io.github.idempotency.kafka;
 
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Set;
@@ -15,7 +14,6 @@ import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.kafka.annotation.KafkaHandler;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.messaging.Message;
-import org.springframework.messaging.handler.annotation.Header;
 import org.springframework.util.ClassUtils;
 
 import io.github.idempotency.annotation.Idempotent;
@@ -64,17 +62,12 @@ class KafkaListenerKeysCheck implements SmartInitializingSingleton {
 	}
 
 	private static boolean carriesKeyHeader(Method method) {
-		Class<?>[] types = method.getParameterTypes();
-		Annotation[][] annotations = method.getParameterAnnotations();
-		for (int i = 0; i < types.length; i++) {
-			if (ConsumerRecord.class.isAssignableFrom(types[i]) || Message.class.isAssignableFrom(types[i])) {
+		if (KafkaMessageArguments.keyParameter(method) >= 0) {
+			return true;
+		}
+		for (Class<?> type : method.getParameterTypes()) {
+			if (ConsumerRecord.class.isAssignableFrom(type) || Message.class.isAssignableFrom(type)) {
 				return true;
-			}
-			for (Annotation annotation : annotations[i]) {
-				if (annotation instanceof Header header && (KafkaMessageArguments.KEY_HEADER.equalsIgnoreCase(header.value())
-						|| KafkaMessageArguments.KEY_HEADER.equalsIgnoreCase(header.name()))) {
-					return true;
-				}
 			}
 		}
 		return false;

@@ -57,7 +57,7 @@ class KafkaMessageArguments implements MessageArguments {
 	/**
 	 * Return the index of the parameter annotated {@code @Header("Idempotency-Key")}, or -1.
 	 */
-	private static int keyParameter(Method method) {
+	static int keyParameter(Method method) {
 		Annotation[][] annotations = method.getParameterAnnotations();
 		for (int i = 0; i < annotations.length; i++) {
 			for (Annotation annotation : annotations[i]) {
