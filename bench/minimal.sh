@@ -16,6 +16,13 @@
 # leased-alone), shows what writing concurrent writes together buys; BENCH_ALONE=0 leaves it out.
 # BENCH_DATABASE=mariadb runs it on MariaDB (127.0.0.1:3306) instead: the app's mariadb profile, no
 # Redis scenarios, and none of PostgreSQL's statistics (the report says they are absent).
+# BENCH_MINIMAL_CONNECTIONS lists the connection counts to measure (8 by default; "1 8 32" runs all
+# three, each with its own rounds and its own baseline).
+# BENCH_COMPETITOR_JAR runs another library's build of the same endpoint beside ours (scenarios
+# competitor and competitor-replay), which the report sets against LEASED, ATOMIC and our replays.
+# It is built outside this repository from that library's public sources and must serve POST /items
+# with the same body, take the key from the Idempotency-Key header and its database from
+# --spring.datasource.url; BENCH_COMPETITOR_ARGS adds arguments to its command line.
 # Called by bench/run.sh; prints a table, writes bench-results/<stamp>-minimal.*.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +31,10 @@ DURATION=${BENCH_DURATION:-6}
 WARMUP=${BENCH_WARMUP:-5}
 WARMUP_MAX=${BENCH_WARMUP_MAX:-120}
 ROUNDS=${BENCH_ROUNDS:-4}
-CONNECTIONS=${BENCH_MINIMAL_CONNECTIONS:-8}
+CONNECTION_COUNTS=${BENCH_MINIMAL_CONNECTIONS:-8}
+# the instances warm up at the largest count measured
+CONNECTIONS=$(echo "$CONNECTION_COUNTS" | tr ' ' '\n' | sort -n | tail -1)
+COMPETITOR_JAR=${BENCH_COMPETITOR_JAR:-}
 STAMP=${BENCH_STAMP:-$(date -u +%Y%m%dT%H%M%SZ)}
 OUT=bench-results
 RESULTS="$OUT/$STAMP-minimal.jsonl"
@@ -56,6 +66,10 @@ if [ "$ALONE" = 1 ]; then
 fi
 if [ "$REDIS" = 1 ]; then
   APPS+=" redis cluster"
+fi
+if [ -n "$COMPETITOR_JAR" ]; then
+  [ -f "$COMPETITOR_JAR" ] || { echo "BENCH_COMPETITOR_JAR: no such file: $COMPETITOR_JAR" >&2; exit 1; }
+  APPS+=" competitor"
 fi
 
 mkdir -p "$OUT"
@@ -107,7 +121,7 @@ start_app() {
   # Up to five instances share one PostgreSQL (100 connections, with other users): each keeps one
   # idle connection, and opens up to ten (Hikari's default) while it is measured.
   # BENCH_FLOOR would bind to the app's bench.floor: the floor instances get it as an argument.
-  env -u BENCH_FLOOR java -Xms256m -Xmx256m -jar "$JAR" "${PROFILE_ARGS[@]}" --server.port="$port" \
+  env -u BENCH_FLOOR java -Xms256m -Xmx256m -jar "${START_JAR:-$JAR}" "${PROFILE_ARGS[@]}" --server.port="$port" \
     --spring.datasource.url="$(db_url "${PREFIX}_$name")" --logging.level.root=WARN \
     --spring.datasource.hikari.minimum-idle=1 --spring.datasource.hikari.idle-timeout=10000 \
     "$@" >"$OUT/$STAMP-minimal-$name.log" 2>&1 &
@@ -136,12 +150,12 @@ stats() {
   echo "$commits $calls"
 }
 
-# measure SCENARIO DATABASE PORT MODE ROUND
+# measure SCENARIO DATABASE PORT MODE ROUND CONNECTIONS
 measure() {
-  local scenario=$1 database=$2 port=$3 mode=$4 round=$5 line before after lsn0 lsn1 wal prefix syncs0 syncs1
+  local scenario=$1 database=$2 port=$3 mode=$4 round=$5 connections=$6 line before after lsn0 lsn1 wal prefix syncs0 syncs1
   # On MariaDB, PostgreSQL's statistics are absent (null), not zero.
   local counts='"transactions":null,"statements":null,"statements_known":0,"wal_bytes":null,"wal_commits":null,"wal_syncs":null'
-  prefix="$scenario-r$round-$STAMP"
+  prefix="$scenario-c$connections-r$round-$STAMP"
   if [ "$mode" = replay ]; then
     prefix="$scenario-$STAMP"
   fi
@@ -151,7 +165,7 @@ measure() {
     syncs0=$(db_sql "SELECT wal_sync FROM pg_stat_wal")
   fi
   line=$(BENCH_MODE=$mode BENCH_PREFIX="$prefix" BENCH_KEYS=500 BENCH_PATH=/items BENCH_BODY="$BODY" \
-    wrk -t"$(( CONNECTIONS < 2 ? 1 : 2 ))" -c"$CONNECTIONS" -d"${DURATION}s" --timeout 30s -s bench/payments.lua "http://127.0.0.1:$port" \
+    wrk -t"$(( connections < 2 ? 1 : 2 ))" -c"$connections" -d"${DURATION}s" --timeout 30s -s bench/payments.lua "http://127.0.0.1:$port" \
     | grep '^BENCH_RESULT ' | sed 's/^BENCH_RESULT //')
   if [ "$DATABASE" = postgres ]; then
     # Backends report their statistics at most once a second, and asynchronous commits reach the
@@ -172,8 +186,8 @@ measure() {
     read -r wal_bytes wal_commits <<<"$wal"
     counts="\"transactions\":$((c1 - c0)),\"statements\":$((s1 - s0)),\"statements_known\":$statements,\"wal_bytes\":$wal_bytes,\"wal_commits\":$wal_commits,\"wal_syncs\":$((syncs1 - syncs0))"
   fi
-  echo "{\"scenario\":\"$scenario\",\"connections\":$CONNECTIONS,\"round\":$round,$counts,${line#\{}" >>"$RESULTS"
-  printf '  round %s %-14s %s\n' "$round" "$scenario" "$line"
+  echo "{\"scenario\":\"$scenario\",\"connections\":$connections,\"round\":$round,$counts,${line#\{}" >>"$RESULTS"
+  printf '  c=%-2s round %s %-17s %s\n' "$connections" "$round" "$scenario" "$line"
 }
 
 echo "Starting the minimal app on $(db_label): $APPS (databases ${PREFIX}_*)"
@@ -203,6 +217,12 @@ if [ "$REDIS" = 1 ]; then
   PORTS+=" 18184 18185"
   REPLAY_TARGETS+=" redis-replay:18184 cluster-replay:18185"
 fi
+if [ -n "$COMPETITOR_JAR" ]; then
+  # shellcheck disable=SC2086 # BENCH_COMPETITOR_ARGS is a list of arguments
+  START_JAR=$COMPETITOR_JAR start_app competitor 18190 ${BENCH_COMPETITOR_ARGS:-}
+  PORTS+=" 18190"
+  REPLAY_TARGETS+=" competitor-replay:18190"
+fi
 
 echo "Warming up each instance until its throughput settles"
 for port in $PORTS; do
@@ -216,7 +236,8 @@ for target in $REPLAY_TARGETS; do
     -H 'Content-Type: application/json' -H "Idempotency-Key: ${target%%:*}-$STAMP-{}" -d "$BODY"
 done
 
-echo "Measuring ${DURATION}s per scenario, $ROUNDS interleaved rounds, $CONNECTIONS connections"
+echo "Measuring ${DURATION}s per scenario, $ROUNDS interleaved rounds, at $CONNECTION_COUNTS connections"
+for connections in $CONNECTION_COUNTS; do
 for round in $(seq 1 "$ROUNDS"); do
   order="baseline leased atomic replay-leased replay-atomic"
   if [ "$FLOOR" = 1 ]; then
@@ -231,26 +252,34 @@ for round in $(seq 1 "$ROUNDS"); do
   if [ "$REDIS" = 1 ]; then
     order+=" redis-leased redis-replay cluster-leased cluster-replay"
   fi
+  if [ -n "$COMPETITOR_JAR" ]; then
+    order+=" competitor competitor-replay"
+  fi
   if [ $((round % 2)) -eq 0 ]; then
     order=$(echo "$order" | tr ' ' '\n' | tac | xargs)
   fi
   for scenario in $order; do
     case $scenario in
-      baseline) measure baseline "${PREFIX}_baseline" 18181 fresh "$round" ;;
-      leased) measure leased "${PREFIX}_leased" 18182 fresh "$round" ;;
-      atomic) measure atomic "${PREFIX}_atomic" 18183 fresh "$round" ;;
-      replay-leased) measure replay-leased "${PREFIX}_leased" 18182 replay "$round" ;;
-      replay-atomic) measure replay-atomic "${PREFIX}_atomic" 18183 replay "$round" ;;
-      replay-cached) measure replay-cached "${PREFIX}_cached" 18188 replay "$round" ;;
-      leased-alone) measure leased-alone "${PREFIX}_alone" 18189 fresh "$round" ;;
-      floor-leased) measure floor-leased "${PREFIX}_floor_leased" 18186 fresh "$round" ;;
-      floor-atomic) measure floor-atomic "${PREFIX}_floor_atomic" 18187 fresh "$round" ;;
-      redis-leased) measure redis-leased "${PREFIX}_redis" 18184 fresh "$round" ;;
-      redis-replay) measure redis-replay "${PREFIX}_redis" 18184 replay "$round" ;;
-      cluster-leased) measure cluster-leased "${PREFIX}_cluster" 18185 fresh "$round" ;;
-      cluster-replay) measure cluster-replay "${PREFIX}_cluster" 18185 replay "$round" ;;
+      baseline) target="baseline 18181 fresh" ;;
+      leased) target="leased 18182 fresh" ;;
+      atomic) target="atomic 18183 fresh" ;;
+      replay-leased) target="leased 18182 replay" ;;
+      replay-atomic) target="atomic 18183 replay" ;;
+      replay-cached) target="cached 18188 replay" ;;
+      leased-alone) target="alone 18189 fresh" ;;
+      floor-leased) target="floor_leased 18186 fresh" ;;
+      floor-atomic) target="floor_atomic 18187 fresh" ;;
+      redis-leased) target="redis 18184 fresh" ;;
+      redis-replay) target="redis 18184 replay" ;;
+      cluster-leased) target="cluster 18185 fresh" ;;
+      cluster-replay) target="cluster 18185 replay" ;;
+      competitor) target="competitor 18190 fresh" ;;
+      competitor-replay) target="competitor 18190 replay" ;;
     esac
+    read -r app port mode <<<"$target"
+    measure "$scenario" "${PREFIX}_$app" "$port" "$mode" "$round" "$connections"
   done
+done
 done
 
 machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB; $(db_describe)"
