@@ -93,7 +93,8 @@ final class WriteBatches<T, R> {
 		finally {
 			// A batch that ended in an Error answers no one else: none may be left waiting.
 			for (Waiting waiting : batch) {
-				if (waiting != mine) {
+				// Only one left unanswered gets an exception: its stack trace costs more than a write.
+				if (waiting != mine && !waiting.answered) {
 					waiting.failed(new IllegalStateException("The batch that held this write failed"));
 				}
 			}
