@@ -8,9 +8,11 @@
 # so that ratios compare like with like on a shared, noisy machine.
 # Prints a table and writes bench-results/<timestamp>.json and .md. Then runs bench/minimal.sh, the
 # same comparison on the smallest real endpoint (one insert). BENCH_SUITES=payments or =minimal
-# runs one of the two; BENCH_REDIS=0 leaves out the Redis scenarios. BENCH_DATABASE=mariadb runs both
-# suites on MariaDB (127.0.0.1:3306) instead, with the sample's mariadb profile and without the Redis
-# scenarios (whose payments are on PostgreSQL): the ratios are then to the baseline on MariaDB.
+# runs one of the two, each at BENCH_CONNECTIONS (1, 8 and 32); BENCH_REDIS=0 leaves out the Redis
+# scenarios; BENCH_COMPETITOR_JAR adds another library's build of the smallest endpoint (see
+# bench/minimal.sh). BENCH_DATABASE=mariadb runs both suites on MariaDB (127.0.0.1:3306) instead,
+# with the sample's mariadb profile and without the Redis scenarios (whose payments are on
+# PostgreSQL): the ratios are then to the baseline on MariaDB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,7 +46,7 @@ SUITES=${BENCH_SUITES:-payments minimal}
 echo "Building the sample and the minimal app"
 ./mvnw -q -B -DskipTests package -pl sample-payments-app,idempotency-bench-minimal -am
 if [[ " $SUITES " != *" payments "* ]]; then
-  BENCH_STAMP=$STAMP BENCH_SKIP_BUILD=1 exec bench/minimal.sh
+  BENCH_MINIMAL_CONNECTIONS=${BENCH_MINIMAL_CONNECTIONS:-$CONNECTIONS} BENCH_STAMP=$STAMP BENCH_SKIP_BUILD=1 exec bench/minimal.sh
 fi
 JAR=sample-payments-app/target/sample-payments-app-0.1.0-SNAPSHOT.jar
 
@@ -199,5 +201,5 @@ python3 bench/report.py "$RESULTS" "$OUT/$STAMP" "$machine" "$storms" "$(db_labe
 if [[ " $SUITES " == *" minimal "* ]]; then
   cleanup
   trap - EXIT
-  BENCH_STAMP=$STAMP BENCH_SKIP_BUILD=1 bench/minimal.sh
+  BENCH_MINIMAL_CONNECTIONS=${BENCH_MINIMAL_CONNECTIONS:-$CONNECTIONS} BENCH_STAMP=$STAMP BENCH_SKIP_BUILD=1 bench/minimal.sh
 fi
