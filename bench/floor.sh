@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What PostgreSQL alone costs per request of the smallest endpoint, with pgbench as a client that
-# costs almost nothing: the statements each mode sends (the starter's own text, from
-# PostgresIdempotencyStatements, bench/floor.py), and the least any store could send for the same
+# costs almost nothing: the statements each mode sends (as the store builds them, printed by
+# PrintPostgresStatements in idempotency-benchmarks; bench/floor.py writes the scripts), and the least any store could send for the same
 # guarantees, as the floor scenarios of bench/minimal.sh send them (FloorFilter's statements on its
 # floor_record table): a durably committed insert of the key before the method (LEASED) or
 # in its transaction (ATOMIC), the method's insert, and a synchronously committed HOT update. BEGIN travels
@@ -36,7 +36,10 @@ psql -q -h 127.0.0.1 -U postgres -d "$DB" -v ON_ERROR_STOP=1 \
   -f idempotency-jdbc/src/main/resources/io/github/idempotency/jdbc/schema-postgresql.sql
 psql -q -h 127.0.0.1 -U postgres -d "$DB" -v ON_ERROR_STOP=1 \
   -f idempotency-bench-minimal/src/main/resources/schema.sql
-python3 bench/floor.py "$WORK"
+./mvnw -q -B -DskipTests package -pl idempotency-benchmarks -am
+java -cp "idempotency-benchmarks/target/classes:$(cat idempotency-benchmarks/target/classpath.txt)" \
+  io.github.idempotency.jdbc.PrintPostgresStatements >"$WORK/statements.sql"
+python3 bench/floor.py "$WORK" "$WORK/statements.sql"
 
 seed_replays() {
   sql "INSERT INTO idempotency_record (tenant_id, operation, idempotency_key, status, request_fingerprint,
