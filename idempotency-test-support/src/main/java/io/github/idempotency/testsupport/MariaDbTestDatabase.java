@@ -6,7 +6,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.testcontainers.containers.JdbcDatabaseContainer;
 import org.testcontainers.mariadb.MariaDBContainer;
 
 /**
@@ -57,8 +56,8 @@ public final class MariaDbTestDatabase extends TestDatabase {
 		}
 
 		@Override
-		public JdbcDatabaseContainer<?> container() {
-			return new MariaDBContainer("mariadb:10.11").withUsername("root");
+		public TestDatabaseServer.Endpoint startContainer() {
+			return Container.start();
 		}
 
 		@Override
@@ -91,6 +90,21 @@ public final class MariaDbTestDatabase extends TestDatabase {
 		@Override
 		public String drop(String database) {
 			return "DROP DATABASE IF EXISTS " + database;
+		}
+
+	}
+
+	/**
+	 * Names the product's Testcontainers class, so that only starting a container loads it.
+	 */
+	private static final class Container {
+
+		@SuppressWarnings("resource")
+		static TestDatabaseServer.Endpoint start() {
+			MariaDBContainer container = new MariaDBContainer("mariadb:10.11").withUsername("root");
+			container.start();
+			return new TestDatabaseServer.Endpoint(container.getHost(), container.getMappedPort(3306),
+					container.getDatabaseName(), container.getUsername(), container.getPassword());
 		}
 
 	}

@@ -4,7 +4,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-import org.testcontainers.containers.JdbcDatabaseContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 /**
@@ -55,8 +54,8 @@ public final class PostgresTestDatabase extends TestDatabase {
 		}
 
 		@Override
-		public JdbcDatabaseContainer<?> container() {
-			return new PostgreSQLContainer("postgres:16-alpine");
+		public TestDatabaseServer.Endpoint startContainer() {
+			return Container.start();
 		}
 
 		@Override
@@ -76,6 +75,21 @@ public final class PostgresTestDatabase extends TestDatabase {
 		@Override
 		public String drop(String database) {
 			return "DROP DATABASE IF EXISTS " + database + " WITH (FORCE)";
+		}
+
+	}
+
+	/**
+	 * Names the product's Testcontainers class, so that only starting a container loads it.
+	 */
+	private static final class Container {
+
+		@SuppressWarnings("resource")
+		static TestDatabaseServer.Endpoint start() {
+			PostgreSQLContainer container = new PostgreSQLContainer("postgres:16-alpine");
+			container.start();
+			return new TestDatabaseServer.Endpoint(container.getHost(), container.getMappedPort(5432),
+					container.getDatabaseName(), container.getUsername(), container.getPassword());
 		}
 
 	}

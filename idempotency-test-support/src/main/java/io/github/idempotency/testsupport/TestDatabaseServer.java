@@ -12,7 +12,6 @@ import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.testcontainers.containers.JdbcDatabaseContainer;
 
 /**
  * The database server that test databases are created on: the local one when it listens on its
@@ -51,7 +50,6 @@ final class TestDatabaseServer {
 	 * @param dialect what differs between the products
 	 * @return the server
 	 */
-	@SuppressWarnings("resource")
 	static TestDatabaseServer start(Dialect dialect) {
 		if (localServerIsUp(dialect.port())) {
 			logger.info("Using the local {} server on {}:{}", dialect.product(), LOCAL_HOST, dialect.port());
@@ -60,10 +58,9 @@ final class TestDatabaseServer {
 		}
 		logger.info("No {} server on {}:{}; starting one with Testcontainers", dialect.product(), LOCAL_HOST,
 				dialect.port());
-		JdbcDatabaseContainer<?> container = dialect.container();
-		container.start();
-		return new TestDatabaseServer(dialect, container.getHost(), container.getMappedPort(dialect.port()),
-				container.getDatabaseName(), container.getUsername(), container.getPassword());
+		Endpoint container = dialect.startContainer();
+		return new TestDatabaseServer(dialect, container.host(), container.port(), container.adminDatabase(),
+				container.username(), container.password());
 	}
 
 	private static boolean localServerIsUp(int port) {
@@ -137,6 +134,18 @@ final class TestDatabaseServer {
 	}
 
 	/**
+	 * Where a started container listens, and its credentials.
+	 *
+	 * @param host the host
+	 * @param port the mapped port
+	 * @param adminDatabase the database to create others from
+	 * @param username the user
+	 * @param password the password
+	 */
+	record Endpoint(String host, int port, String adminDatabase, String username, String password) {
+	}
+
+	/**
 	 * What differs between the database products.
 	 */
 	interface Dialect {
@@ -149,7 +158,12 @@ final class TestDatabaseServer {
 
 		String localUsername();
 
-		JdbcDatabaseContainer<?> container();
+		/**
+		 * Start a container of the product. Only this method may name the product's Testcontainers
+		 * module, which a test class path without a container need not have.
+		 * @return where the container listens, and its credentials
+		 */
+		Endpoint startContainer();
 
 		String url(String host, int port, String database);
 
