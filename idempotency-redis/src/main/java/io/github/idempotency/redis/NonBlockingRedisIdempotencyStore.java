@@ -43,8 +43,8 @@ final class NonBlockingRedisIdempotencyStore extends RedisIdempotencyStore imple
 	NonBlockingRedisIdempotencyStore(LettuceConnectionFactory connectionFactory, String keyPrefix) {
 		super(connectionFactory, keyPrefix);
 		this.connectionFactory = connectionFactory;
-		// The scripts are read from the jar, and the tokens' generator seeded, once, here, rather than on
-		// the first request's event loop.
+		// The scripts are read from the jar and hashed, and the tokens' generator seeded, once, here,
+		// rather than on the first request's event loop.
 		RedisScripts.CLAIM.getSha1();
 		FencingTokens.next();
 	}

@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 
 import org.springframework.core.io.ClassPathResource;
@@ -56,11 +59,54 @@ final class RedisScripts {
 		ClassPathResource resource = new ClassPathResource("io/github/idempotency/redis/" + name + ".lua",
 				RedisScripts.class.getClassLoader());
 		try (InputStream input = resource.getInputStream()) {
-			return RedisScript.of(StreamUtils.copyToString(input, StandardCharsets.UTF_8), resultType);
+			return new LoadedScript<>(StreamUtils.copyToString(input, StandardCharsets.UTF_8), resultType);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Cannot read the Redis script " + resource.getPath(), ex);
 		}
+	}
+
+	/**
+	 * A script with its SHA-1 computed once. Spring Data Redis's own takes a lock on every read of
+	 * its SHA-1, which the non-blocking store makes on an event loop: a concurrent read made that
+	 * loop wait.
+	 *
+	 * @param <T> the result type
+	 * @param script the script's text
+	 * @param resultType the result type
+	 * @param sha1 the SHA-1 of the text, in lower-case hex
+	 */
+	private record LoadedScript<T>(String script, Class<T> resultType, String sha1) implements RedisScript<T> {
+
+		LoadedScript(String script, Class<T> resultType) {
+			this(script, resultType, sha1(script));
+		}
+
+		private static String sha1(String script) {
+			try {
+				return HexFormat.of()
+					.formatHex(MessageDigest.getInstance("SHA-1").digest(script.getBytes(StandardCharsets.UTF_8)));
+			}
+			catch (NoSuchAlgorithmException ex) {
+				throw new IllegalStateException("Every Java platform has SHA-1", ex);
+			}
+		}
+
+		@Override
+		public String getSha1() {
+			return this.sha1;
+		}
+
+		@Override
+		public Class<T> getResultType() {
+			return this.resultType;
+		}
+
+		@Override
+		public String getScriptAsString() {
+			return this.script;
+		}
+
 	}
 
 }
