@@ -6,7 +6,8 @@
 # system calls of each round trip to PostgreSQL show; ap-loader from Maven Central), and reports
 # per request the CPU time of the application's JVM, of PostgreSQL's processes and of wrk (from
 # /proc), and how the JVM's samples split between the starter's packages, the JDBC round trips it
-# makes, the application, the framework and the JVM's own threads (bench/profile.py).
+# makes, the application, the framework and the JVM's own threads (bench/profile.py). Mode replay
+# profiles LEASED replays from the store: 500 keys, each stored once before the profile starts.
 # PROFILE_SECONDS=20 PROFILE_MODES="baseline leased atomic" by default. Run it on a quiet machine:
 # CPU time per request is what it compares, but other processes on the same cores still disturb it.
 set -euo pipefail
@@ -63,7 +64,7 @@ for mode in $MODES; do
   args=()
   case "$mode" in
     baseline) args=(--idempotency.enabled=false) ;;
-    leased) args=(--idempotency.operations.create-item.mode=LEASED) ;;
+    leased | replay) args=(--idempotency.operations.create-item.mode=LEASED) ;;
     atomic) args=(--idempotency.operations.create-item.mode=ATOMIC) ;;
   esac
   java -Xms256m -Xmx256m -jar "$JAR" --server.port="$PORT" --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/$DB" \
@@ -74,12 +75,18 @@ for mode in $MODES; do
     sleep 0.5
   done
   BENCH_PATH=/items BENCH_BODY="$BODY" warm_up "$PORT" 8 "warmup-$mode-$STAMP"
+  keys=fresh
+  if [ "$mode" = replay ]; then
+    keys=replay
+    BENCH_MODE=replay BENCH_KEYS=500 BENCH_PREFIX="run-$mode-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
+      wrk -t2 -c8 -d10s --timeout 30s -s bench/payments.lua "http://127.0.0.1:$PORT" >/dev/null
+  fi
   java -jar "$PROFILER" profiler start -e cpu -i 200us "$APP_PID" >/dev/null
   mapfile -t pg < <(pgrep -u postgres postgres)
   java0=$(cpu_ticks "$APP_PID")
   pg0=$(cpu_ticks "${pg[@]}")
   t0=$(date +%s%N)
-  BENCH_MODE=fresh BENCH_PREFIX="run-$mode-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
+  BENCH_MODE=$keys BENCH_KEYS=500 BENCH_PREFIX="run-$mode-$STAMP" BENCH_PATH=/items BENCH_BODY="$BODY" \
     wrk -t2 -c8 -d"${SECONDS_PER_MODE}s" --timeout 30s -s bench/payments.lua "http://127.0.0.1:$PORT" \
     >"$OUT/$mode.wrk" &
   wrk_pid=$!
