@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What PostgreSQL alone costs per request of the smallest endpoint, with pgbench as a client that
 # costs almost nothing: the statements each mode sends (as the store builds them, printed by
-# PrintPostgresStatements in idempotency-benchmarks; bench/floor.py writes the scripts), and the least any store could send for the same
-# guarantees, as the floor scenarios of bench/minimal.sh send them (FloorFilter's statements on its
+# PrintPostgresStatements in idempotency-benchmarks; bench/floor.py writes the scripts), and the
+# least any store could send for the same guarantees, as the floor scenarios of bench/minimal.sh send them (FloorFilter's statements on its
 # floor_record table): a durably committed insert of the key before the method (LEASED) or
 # in its transaction (ATOMIC), the method's insert, and a synchronously committed HOT update. BEGIN travels
 # with the transaction's first statement, as pgjdbc sends it. Prints, per scenario, transactions/s,
