@@ -2,12 +2,13 @@
 # What PostgreSQL alone costs per request of the smallest endpoint, with pgbench as a client that
 # costs almost nothing: the statements each mode sends (as the store builds them, printed by
 # PrintPostgresStatements in idempotency-benchmarks; bench/floor.py writes the scripts), and the
-# least any store could send for the same guarantees, as the floor scenarios of bench/minimal.sh send them (FloorFilter's statements on its
-# floor_record table): a durably committed insert of the key before the method (LEASED) or
-# in its transaction (ATOMIC), the method's insert, and a synchronously committed HOT update. BEGIN travels
-# with the transaction's first statement, as pgjdbc sends it. Prints, per scenario, transactions/s,
-# the server's CPU per request (the whole machine's busy time less pgbench's own) and the ratio to
-# the baseline. FLOOR_SECONDS=10 FLOOR_ROUNDS=3 FLOOR_CLIENTS=8 by default; run it on a quiet machine.
+# least any store could send for the same guarantees, as the floor scenarios of bench/minimal.sh
+# send them (FloorFilter's statements on its floor_record table): a durably committed insert of the
+# key before the method (LEASED) or in its transaction (ATOMIC), the method's insert, and a
+# synchronously committed HOT update. BEGIN travels with the transaction's first statement, as
+# pgjdbc sends it. Prints, per scenario, transactions/s, the server's CPU per request (the whole
+# machine's busy time less pgbench's own) and the ratio to the baseline. FLOOR_SECONDS=10
+# FLOOR_ROUNDS=3 FLOOR_CLIENTS=8 by default; run it on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
